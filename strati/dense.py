@@ -1,0 +1,85 @@
+"""Numpy arrays <-> builtin dense attributes and element types, without per-element Python loops."""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntegerType,
+    Signedness,
+    TensorType,
+    f16,
+    f32,
+    f64,
+    i1,
+)
+from xdsl.ir import Attribute
+
+_SIGNED = {8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}
+_UNSIGNED = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
+
+
+def to_dtype(element_type: Attribute) -> np.dtype:
+    """The numpy dtype of a builtin element type (i1 is bool; signless ints are signed)."""
+    match element_type:
+        case Float32Type():
+            return np.dtype(np.float32)
+        case Float64Type():
+            return np.dtype(np.float64)
+        case Float16Type():
+            return np.dtype(np.float16)
+        case IntegerType():
+            width = element_type.width.data
+            if width == 1:
+                return np.dtype(np.bool_)
+            table = _UNSIGNED if element_type.signedness.data == Signedness.UNSIGNED else _SIGNED
+            if width in table:
+                return np.dtype(table[width])
+    raise TypeError(f"element type {element_type} has no numpy equivalent")
+
+
+def from_dtype(dtype: np.dtype | type) -> Attribute:
+    """The builtin element type of a numpy dtype."""
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_:
+        return i1
+    if dtype.kind == "f":
+        table = {2: f16, 4: f32, 8: f64}
+        if dtype.itemsize in table:
+            return table[dtype.itemsize]
+    if dtype.kind in "iu":
+        signedness = Signedness.UNSIGNED if dtype.kind == "u" else Signedness.SIGNLESS
+        return IntegerType(dtype.itemsize * 8, signedness)
+    raise TypeError(f"numpy dtype {dtype} has no builtin element type")
+
+
+def tensor_type(shape, dtype) -> TensorType:
+    return TensorType(from_dtype(dtype), list(shape))
+
+
+def dense_from_numpy(array: np.ndarray) -> DenseIntOrFPElementsAttr:
+    """A dense attribute holding the array's bytes (little-endian, C order)."""
+    array = np.asarray(array)
+    element = from_dtype(array.dtype)
+    data = np.ascontiguousarray(array).astype(array.dtype.newbyteorder("<"), copy=False)
+    return DenseIntOrFPElementsAttr(TensorType(element, list(array.shape)), BytesAttr(data.tobytes()))
+
+
+def numpy_from_dense(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
+    """A read-only numpy view of a dense attribute (bool for i1)."""
+    dtype = to_dtype(attr.get_element_type())
+    shape = tuple(attr.get_shape())
+    raw = attr.data.data
+    if dtype == np.bool_:
+        return (np.frombuffer(raw, np.uint8) != 0).reshape(shape)
+    count = int(np.prod(shape, dtype=np.int64))
+    values = np.frombuffer(raw, dtype.newbyteorder("<"))
+    if values.size == 1 and count != 1:  # a splat stored once
+        return np.broadcast_to(values, shape)
+    if values.size != count:
+        raise ValueError(f"dense attribute holds {values.size} elements, its type {attr.type} needs {count}")
+    return values.reshape(shape)

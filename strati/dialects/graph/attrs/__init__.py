@@ -1,0 +1,9 @@
+"""Default attributes of the graph ops, registered by op name (see strati.registry).
+
+Each module covers one family of ops and registers, for each op, ``infer_type``
+(result types from operand types and properties; its exceptions are the
+verifier's messages), ``reference`` (numpy; the semantics), ``pattern`` (the
+fusion kind) and ``flops``.
+"""
+
+from strati.dialects.graph.attrs import elementwise, nn, reduce, shape  # noqa: F401

@@ -1,0 +1,193 @@
+"""Attributes of the elementwise ops: unary, binary with numpy broadcasting, compare, where, cast."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from xdsl.dialects.builtin import TensorType, i1
+from xdsl.ir import Operation
+from xdsl.utils.exceptions import VerifyException
+
+from strati.dense import numpy_from_dense
+from strati.dialects.graph.attrs.common import (
+    flops_per_result_element,
+    operand_element,
+    operand_shape,
+    register_all,
+    require_float,
+    require_same_element,
+    result_dtype,
+)
+from strati.dialects.graph.types import broadcast_shapes, element_of, make_tensor
+from strati.registry import OpPattern, register_op_attr
+
+FLOAT_UNARY = ["exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "erf", "gelu", "leaky_relu"]
+ANY_UNARY = ["neg", "abs", "relu", "clip", "identity", "dropout"]
+ARITH_BINARY = ["add", "sub", "mul", "div", "pow", "maximum", "minimum"]
+COMPARE = ["equal", "less", "greater"]
+
+
+def _names(ops):
+    return [f"graph.{o}" for o in ops]
+
+
+# --- infer_type ------------------------------------------------------------------------
+
+
+def infer_same(op: Operation) -> list[TensorType]:
+    return [op.operands[0].type]
+
+
+def infer_float_same(op: Operation) -> list[TensorType]:
+    require_float(op)
+    return [op.operands[0].type]
+
+
+def infer_broadcast(op: Operation) -> list[TensorType]:
+    indices = range(len(op.operands))
+    element = operand_element(op, 0) if op.name == "graph.pow" else require_same_element(op, indices)
+    shape = broadcast_shapes(*(operand_shape(op, i) for i in indices))
+    return [make_tensor(shape, element)]
+
+
+def infer_compare(op: Operation) -> list[TensorType]:
+    require_same_element(op, range(2))
+    return [make_tensor(broadcast_shapes(operand_shape(op, 0), operand_shape(op, 1)), i1)]
+
+
+def infer_where(op: Operation) -> list[TensorType]:
+    if operand_element(op, 0) != i1:
+        raise VerifyException(f"condition must be an i1 tensor, got {op.operands[0].type}")
+    element = require_same_element(op, [1, 2])
+    shapes = [operand_shape(op, i) for i in range(3)]
+    return [make_tensor(broadcast_shapes(*shapes), element)]
+
+
+def infer_cast(op: Operation) -> list[TensorType]:
+    """The operand's shape with the declared result element type (cast has no other source for it)."""
+    return [make_tensor(operand_shape(op, 0), element_of(op.results[0].type))]
+
+
+def infer_gelu(op: Operation) -> list[TensorType]:
+    if op.param("approximate") not in ("none", "tanh"):
+        raise VerifyException(f"approximate must be \"none\" or \"tanh\", got \"{op.param('approximate')}\"")
+    return infer_float_same(op)
+
+
+def infer_clip(op: Operation) -> list[TensorType]:
+    lo, hi = op.param("min"), op.param("max")
+    if lo is not None and hi is not None and lo > hi:
+        raise VerifyException(f"min {lo} is greater than max {hi}")
+    return infer_same(op)
+
+
+register_all(_names(FLOAT_UNARY), "infer_type", infer_float_same)
+register_all(_names(ANY_UNARY), "infer_type", infer_same)
+register_op_attr("graph.gelu", "infer_type", infer_gelu, level=11)
+register_op_attr("graph.clip", "infer_type", infer_clip, level=11)
+register_op_attr("graph.cast", "infer_type", infer_cast)
+register_all(_names(ARITH_BINARY), "infer_type", infer_broadcast)
+register_all(_names(COMPARE), "infer_type", infer_compare)
+register_op_attr("graph.where", "infer_type", infer_where)
+register_op_attr("graph.constant", "infer_type", lambda op: [op.value.type])
+
+# --- reference -------------------------------------------------------------------------
+
+_erf = np.frompyfunc(math.erf, 1, 1)
+
+
+def erf(x: np.ndarray) -> np.ndarray:
+    """The error function to double precision (numpy has none; math.erf per element)."""
+    return _erf(x.astype(np.float64)).astype(x.dtype)
+
+
+def sigmoid(x: np.ndarray) -> np.ndarray:
+    # The two branches avoid overflow of exp for large |x|.
+    e = np.exp(-np.abs(x))
+    return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype)
+
+
+def gelu(op: Operation, x: np.ndarray) -> np.ndarray:
+    x64 = x.astype(np.float64)
+    if op.param("approximate") == "tanh":
+        y = 0.5 * x64 * (1 + np.tanh(math.sqrt(2 / math.pi) * (x64 + 0.044715 * x64**3)))
+    else:
+        y = 0.5 * x64 * (1 + _erf(x64 / math.sqrt(2)).astype(np.float64))
+    return y.astype(x.dtype)
+
+
+def clip(op: Operation, x: np.ndarray) -> np.ndarray:
+    lo, hi = op.param("min"), op.param("max")
+    if lo is not None:
+        x = np.maximum(x, np.array(lo).astype(x.dtype))
+    if hi is not None:
+        x = np.minimum(x, np.array(hi).astype(x.dtype))
+    return x
+
+
+def divide(op: Operation, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if a.dtype.kind in "iu":  # integer division truncates toward zero, as in C and ONNX
+        q = np.floor_divide(a, b)
+        return q + ((q < 0) & (q * b != a)).astype(a.dtype)
+    return np.divide(a, b)
+
+
+def power(op: Operation, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.power(a, b.astype(a.dtype) if a.dtype.kind == "f" else b).astype(a.dtype)
+
+
+UNARY_REFERENCE = {
+    "neg": np.negative,
+    "abs": np.abs,
+    "exp": np.exp,
+    "log": np.log,
+    "sqrt": np.sqrt,
+    "rsqrt": lambda x: (1 / np.sqrt(x)).astype(x.dtype),
+    "tanh": np.tanh,
+    "sigmoid": sigmoid,
+    "erf": erf,
+    "relu": lambda x: np.maximum(x, np.zeros((), x.dtype)),
+    "identity": lambda x: x,
+    "dropout": lambda x: x,
+}
+BINARY_REFERENCE = {
+    "add": np.add,
+    "sub": np.subtract,
+    "mul": np.multiply,
+    "maximum": np.maximum,
+    "minimum": np.minimum,
+    "equal": np.equal,
+    "less": np.less,
+    "greater": np.greater,
+}
+
+for _name, _fn in UNARY_REFERENCE.items():
+    register_op_attr(f"graph.{_name}", "reference", lambda op, x, fn=_fn: fn(x))
+for _name, _fn in BINARY_REFERENCE.items():
+    register_op_attr(f"graph.{_name}", "reference", lambda op, a, b, fn=_fn: fn(a, b))
+register_op_attr("graph.div", "reference", divide)
+register_op_attr("graph.pow", "reference", power)
+register_op_attr("graph.gelu", "reference", gelu)
+register_op_attr("graph.clip", "reference", clip)
+register_op_attr(
+    "graph.leaky_relu",
+    "reference",
+    lambda op, x: np.where(x >= 0, x, x * np.array(op.param("alpha"), x.dtype)).astype(x.dtype),
+)
+register_op_attr("graph.cast", "reference", lambda op, x: x.astype(result_dtype(op)))
+register_op_attr("graph.where", "reference", lambda op, c, x, y: np.where(c, x, y))
+register_op_attr("graph.constant", "reference", lambda op: numpy_from_dense(op.value))
+
+# --- pattern and flops -----------------------------------------------------------------
+
+register_all(_names(FLOAT_UNARY + ANY_UNARY) + ["graph.cast"], "pattern", OpPattern.ELEMWISE)
+register_all(_names(ARITH_BINARY + COMPARE) + ["graph.where"], "pattern", OpPattern.BROADCAST)
+register_op_attr("graph.constant", "pattern", OpPattern.OPAQUE)
+
+register_all(_names(FLOAT_UNARY + ANY_UNARY + ARITH_BINARY + COMPARE), "flops", flops_per_result_element(1))
+register_all(["graph.cast", "graph.where", "graph.identity", "graph.dropout"], "flops", lambda op: 0)
+register_op_attr("graph.constant", "flops", lambda op: 0)
+# Transcendentals and GELU cost several operations per element; counted as a few flops.
+register_op_attr("graph.gelu", "flops", flops_per_result_element(8), level=11)
+register_op_attr("graph.sigmoid", "flops", flops_per_result_element(4), level=11)

@@ -1,0 +1,1 @@
+"""Attributes of the nn ops (filled in by a later change)."""

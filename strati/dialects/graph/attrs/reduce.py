@@ -1,0 +1,1 @@
+"""Attributes of the reduce ops (filled in by a later change)."""

@@ -1,0 +1,1 @@
+"""Attributes of the shape ops (filled in by a later change)."""

@@ -1,0 +1,482 @@
+"""The graph dialect's ops: operands, results and properties only.
+
+Everything else (type inference, numpy reference, fusion kind, cost) is attached
+through the op attribute registry from ``strati.dialects.graph.attrs``.
+Activations are NCHW and convolution weights OIHW.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
+from xdsl.interfaces import HasFolderInterface
+from xdsl.irdl import (
+    irdl_op_definition,
+    opt_operand_def,
+    operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import ConstantLike, Pure
+
+from strati.dialects.graph.base import (
+    GraphOp,
+    bool_prop,
+    float_prop,
+    floats_prop,
+    int_prop,
+    ints_prop,
+    parse_properties,
+    print_properties,
+    str_prop,
+)
+
+T = TensorType
+
+
+@irdl_op_definition
+class ConstantOp(GraphOp, HasFolderInterface):
+    """A tensor literal: ``graph.constant dense<[1.0, 2.0]> : tensor<2xf32>``."""
+
+    name = "graph.constant"
+    value = prop_def(DenseIntOrFPElementsAttr)
+    result = result_def(T)
+    traits = traits_def(Pure(), ConstantLike())
+
+    def __init__(self, value: DenseIntOrFPElementsAttr):
+        super().__init__(properties={"value": value}, result_types=[value.type])
+
+    def fold(self):
+        return (self.value,)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ConstantOp:
+        _, attributes = parse_properties(cls, parser)
+        pos = parser.pos
+        value = parser.parse_attribute()
+        if not isinstance(value, DenseIntOrFPElementsAttr):
+            parser.raise_error("graph.constant expects a dense<...> : tensor<...> value", pos, parser.pos)
+        op = cls(value)
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.attributes:
+            print_properties(self, printer)
+        printer.print_string(" ")
+        print_dense(printer, self.value)
+
+
+def print_dense(printer: Printer, value: DenseIntOrFPElementsAttr) -> None:
+    """Print decimally when that reads back exactly, as hex otherwise (xDSL prints 7 digits)."""
+    import numpy as np
+
+    from strati.dense import numpy_from_dense
+
+    array = numpy_from_dense(value)
+    if array.dtype.kind == "f" and array.size:
+        text = np.char.mod("%.6e", array.astype(np.float64).ravel())
+        exact = np.array_equal(text.astype(np.float64).astype(array.dtype), array.ravel(), equal_nan=True)
+        if not exact or not np.all(np.isfinite(array)):
+            data = np.ascontiguousarray(array).astype(array.dtype.newbyteorder("<")).tobytes()
+            printer.print_string(f'dense<"0x{data.hex().upper()}"> : ')
+            printer.print_attribute(value.type)
+            return
+    printer.print_attribute(value)
+
+
+# --- elementwise -----------------------------------------------------------------------
+
+
+class UnaryOp(GraphOp):
+    """One tensor in, one tensor of the same shape out."""
+
+    x = operand_def(T)
+    result = result_def(T)
+
+
+class BinaryOp(GraphOp):
+    """Two tensors in, numpy broadcasting, one tensor out."""
+
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(T)
+
+
+def _unary(op_name: str, doc: str) -> type[UnaryOp]:
+    cls = type(op_name.title().replace("_", "") + "Op", (UnaryOp,), {"name": f"graph.{op_name}", "__doc__": doc})
+    return irdl_op_definition(cls)
+
+
+NegOp = _unary("neg", "-x")
+AbsOp = _unary("abs", "|x|")
+ExpOp = _unary("exp", "e**x")
+LogOp = _unary("log", "natural logarithm")
+SqrtOp = _unary("sqrt", "square root")
+RsqrtOp = _unary("rsqrt", "1 / sqrt(x)")
+TanhOp = _unary("tanh", "hyperbolic tangent")
+SigmoidOp = _unary("sigmoid", "1 / (1 + e**-x)")
+ErfOp = _unary("erf", "the error function")
+ReluOp = _unary("relu", "max(x, 0)")
+IdentityOp = _unary("identity", "x itself")
+CastOp = _unary("cast", "x converted to the result's element type (as numpy's astype)")
+
+
+@irdl_op_definition
+class LeakyReluOp(UnaryOp):
+    """x if x >= 0 else alpha * x."""
+
+    name = "graph.leaky_relu"
+    alpha = float_prop(0.01)
+
+
+@irdl_op_definition
+class GeluOp(UnaryOp):
+    """x * Phi(x); ``approximate = "tanh"`` uses the tanh formula."""
+
+    name = "graph.gelu"
+    approximate = str_prop("none")
+
+
+@irdl_op_definition
+class ClipOp(UnaryOp):
+    """x limited to [min, max]; an absent bound does not limit."""
+
+    name = "graph.clip"
+    min = float_prop()
+    max = float_prop()
+
+
+@irdl_op_definition
+class DropoutOp(UnaryOp):
+    """Inference-mode dropout: the identity (``ratio`` is kept for the record)."""
+
+    name = "graph.dropout"
+    ratio = float_prop(0.5)
+
+
+def _binary(op_name: str, doc: str) -> type[BinaryOp]:
+    cls = type(op_name.title().replace("_", "") + "Op", (BinaryOp,), {"name": f"graph.{op_name}", "__doc__": doc})
+    return irdl_op_definition(cls)
+
+
+AddOp = _binary("add", "lhs + rhs")
+SubOp = _binary("sub", "lhs - rhs")
+MulOp = _binary("mul", "lhs * rhs")
+DivOp = _binary("div", "lhs / rhs (truncating for integers, as ONNX)")
+PowOp = _binary("pow", "lhs ** rhs")
+MaximumOp = _binary("maximum", "elementwise max (NaN propagates)")
+MinimumOp = _binary("minimum", "elementwise min (NaN propagates)")
+EqualOp = _binary("equal", "lhs == rhs, an i1 tensor")
+LessOp = _binary("less", "lhs < rhs, an i1 tensor")
+GreaterOp = _binary("greater", "lhs > rhs, an i1 tensor")
+
+
+@irdl_op_definition
+class WhereOp(GraphOp):
+    """cond ? x : y, with numpy broadcasting of all three."""
+
+    name = "graph.where"
+    cond = operand_def(T)
+    x = operand_def(T)
+    y = operand_def(T)
+    result = result_def(T)
+
+
+# --- linear algebra and neural-network ops ---------------------------------------------
+
+
+@irdl_op_definition
+class MatmulOp(GraphOp):
+    """numpy.matmul: batched, broadcasting batch dimensions, 1-D operands promoted."""
+
+    name = "graph.matmul"
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(T)
+
+
+@irdl_op_definition
+class GemmOp(GraphOp):
+    """ONNX Gemm: alpha * op(a) @ op(b) + beta * c, with c broadcast to (M, N)."""
+
+    name = "graph.gemm"
+    a = operand_def(T)
+    b = operand_def(T)
+    c = opt_operand_def(T)
+    result = result_def(T)
+    alpha = float_prop(1.0)
+    beta = float_prop(1.0)
+    trans_a = bool_prop(False)
+    trans_b = bool_prop(False)
+
+
+@irdl_op_definition
+class Conv2dOp(GraphOp):
+    """2-D convolution, NCHW input, OIHW weight, optional bias of O."""
+
+    name = "graph.conv2d"
+    input = operand_def(T)
+    weight = operand_def(T)
+    bias = opt_operand_def(T)
+    result = result_def(T)
+    strides = ints_prop((1, 1))
+    pads = ints_prop((0, 0, 0, 0))  # top, left, bottom, right
+    dilations = ints_prop((1, 1))
+    groups = int_prop(1)
+
+
+class Pool2dOp(GraphOp):
+    """Sliding-window pooling over the last two dimensions of an NCHW tensor."""
+
+    input = operand_def(T)
+    result = result_def(T)
+    kernel = ints_prop()
+    strides = ints_prop((1, 1))
+    pads = ints_prop((0, 0, 0, 0))  # top, left, bottom, right
+    dilations = ints_prop((1, 1))
+    ceil_mode = bool_prop(False)
+
+
+@irdl_op_definition
+class MaxPool2dOp(Pool2dOp):
+    name = "graph.max_pool2d"
+
+
+@irdl_op_definition
+class AvgPool2dOp(Pool2dOp):
+    """Average pooling; padding counts in the divisor only with ``count_include_pad``."""
+
+    name = "graph.avg_pool2d"
+    count_include_pad = bool_prop(False)
+
+
+@irdl_op_definition
+class GlobalAvgPool2dOp(GraphOp):
+    """Mean over H and W, keeping them as size 1."""
+
+    name = "graph.global_avg_pool2d"
+    input = operand_def(T)
+    result = result_def(T)
+
+
+@irdl_op_definition
+class BatchNormOp(GraphOp):
+    """Inference batch normalization over the channel dimension (1)."""
+
+    name = "graph.batch_norm"
+    input = operand_def(T)
+    scale = operand_def(T)
+    bias = operand_def(T)
+    mean = operand_def(T)
+    var = operand_def(T)
+    result = result_def(T)
+    epsilon = float_prop(1e-5)
+
+
+@irdl_op_definition
+class LayerNormOp(GraphOp):
+    """Normalization over the dimensions from ``axis`` on, then scale and optional bias."""
+
+    name = "graph.layer_norm"
+    input = operand_def(T)
+    scale = operand_def(T)
+    bias = opt_operand_def(T)
+    result = result_def(T)
+    axis = int_prop(-1)
+    epsilon = float_prop(1e-5)
+
+
+@irdl_op_definition
+class SoftmaxOp(GraphOp):
+    name = "graph.softmax"
+    input = operand_def(T)
+    result = result_def(T)
+    axis = int_prop(-1)
+
+
+@irdl_op_definition
+class LogSoftmaxOp(GraphOp):
+    name = "graph.log_softmax"
+    input = operand_def(T)
+    result = result_def(T)
+    axis = int_prop(-1)
+
+
+@irdl_op_definition
+class LrnOp(GraphOp):
+    """Local response normalization across channels (ONNX LRN)."""
+
+    name = "graph.lrn"
+    input = operand_def(T)
+    result = result_def(T)
+    size = int_prop()
+    alpha = float_prop(1e-4)
+    beta = float_prop(0.75)
+    bias = float_prop(1.0)
+
+
+# --- reductions ------------------------------------------------------------------------
+
+
+class ReduceOp(GraphOp):
+    """A reduction over ``axes`` (all axes when absent; none when empty and ``noop_with_empty_axes``)."""
+
+    input = operand_def(T)
+    result = result_def(T)
+    axes = ints_prop()
+    keepdims = bool_prop(True)
+    noop_with_empty_axes = bool_prop(False)
+
+
+def _reduce(op_name: str, doc: str) -> type[ReduceOp]:
+    cls = type(op_name.title().replace("_", "") + "Op", (ReduceOp,), {"name": f"graph.{op_name}", "__doc__": doc})
+    return irdl_op_definition(cls)
+
+
+ReduceSumOp = _reduce("reduce_sum", "sum over axes")
+ReduceMeanOp = _reduce("reduce_mean", "mean over axes")
+ReduceMaxOp = _reduce("reduce_max", "maximum over axes")
+ReduceMinOp = _reduce("reduce_min", "minimum over axes")
+ReduceProdOp = _reduce("reduce_prod", "product over axes")
+
+
+@irdl_op_definition
+class ArgmaxOp(GraphOp):
+    """Index (i64) of the largest element along ``axis``; the first one unless ``select_last_index``."""
+
+    name = "graph.argmax"
+    input = operand_def(T)
+    result = result_def(T)
+    axis = int_prop(0)
+    keepdims = bool_prop(True)
+    select_last_index = bool_prop(False)
+
+
+# --- data movement ---------------------------------------------------------------------
+
+
+class ShapeOp(GraphOp):
+    input = operand_def(T)
+    result = result_def(T)
+
+
+@irdl_op_definition
+class ReshapeOp(ShapeOp):
+    """Same elements, the result type's shape (which may have one ``?``, inferred)."""
+
+    name = "graph.reshape"
+
+
+@irdl_op_definition
+class BroadcastToOp(ShapeOp):
+    """numpy.broadcast_to the result type's shape."""
+
+    name = "graph.broadcast_to"
+
+
+@irdl_op_definition
+class FlattenOp(ShapeOp):
+    """2-D: the dimensions before ``axis`` times those from ``axis`` on."""
+
+    name = "graph.flatten"
+    axis = int_prop(1)
+
+
+@irdl_op_definition
+class TransposeOp(ShapeOp):
+    """Permute dimensions (reverse them when ``perm`` is absent)."""
+
+    name = "graph.transpose"
+    perm = ints_prop()
+
+
+@irdl_op_definition
+class SqueezeOp(ShapeOp):
+    """Remove size-1 dimensions (``axes``, or all of them when absent)."""
+
+    name = "graph.squeeze"
+    axes = ints_prop()
+
+
+@irdl_op_definition
+class UnsqueezeOp(ShapeOp):
+    """Insert size-1 dimensions at ``axes`` (positions in the result)."""
+
+    name = "graph.unsqueeze"
+    axes = ints_prop()
+
+
+@irdl_op_definition
+class SliceOp(ShapeOp):
+    """ONNX Slice: starts/ends clamped, negative from the end, any nonzero steps."""
+
+    name = "graph.slice"
+    starts = ints_prop()
+    ends = ints_prop()
+    axes = ints_prop()
+    steps = ints_prop()
+
+
+@irdl_op_definition
+class PadOp(ShapeOp):
+    """ONNX Pad: ``pads`` = begins then ends per axis (negative crops); constant, reflect or edge."""
+
+    name = "graph.pad"
+    pads = ints_prop()
+    mode = str_prop("constant")
+    value = float_prop(0.0)
+
+
+@irdl_op_definition
+class ConcatOp(GraphOp):
+    name = "graph.concat"
+    inputs = var_operand_def(T)
+    result = result_def(T)
+    axis = int_prop()
+
+
+@irdl_op_definition
+class SplitOp(GraphOp):
+    """Split along ``axis`` into the given ``sizes`` (equal parts, one per result, when absent)."""
+
+    name = "graph.split"
+    input = operand_def(T)
+    outputs = var_result_def(T)
+    axis = int_prop(0)
+    sizes = ints_prop()
+
+
+@irdl_op_definition
+class GatherOp(GraphOp):
+    """numpy.take(data, indices, axis) with negative indices counting from the end (ONNX Gather)."""
+
+    name = "graph.gather"
+    data = operand_def(T)
+    indices = operand_def(T)
+    result = result_def(T)
+    axis = int_prop(0)
+
+
+@irdl_op_definition
+class ResizeOp(ShapeOp):
+    """Nearest-neighbour resize to the result type's shape (ONNX Resize, mode nearest)."""
+
+    name = "graph.resize"
+    scales = floats_prop()
+    coordinate_transformation_mode = str_prop("half_pixel")
+    nearest_mode = str_prop("round_prefer_floor")
+
+
+ALL_OPS = [
+    cls
+    for cls in list(globals().values())
+    if isinstance(cls, type) and issubclass(cls, GraphOp) and getattr(cls, "name", "").startswith("graph.")
+]
+
+__all__ = [name for name, value in globals().items() if isinstance(value, type) and issubclass(value, GraphOp)]
+__all__ += ["ALL_OPS"]

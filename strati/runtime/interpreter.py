@@ -1,0 +1,128 @@
+"""The reference interpreter: runs a function op by op through the registered ``reference``.
+
+It is the oracle that compiled code is checked against, so it is deliberately
+simple: values are numpy arrays, every op's result is checked against its
+declared type, and any op without a ``reference`` is named in the error.
+Dispatch is by op name through the registry, so an op defined outside strati
+runs as soon as it registers a ``reference`` (xDSL's interpreter dispatches on
+op classes and keeps tensors as ShapedArray, not numpy).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Operation, SSAValue
+
+from strati import registry
+from strati.dense import to_dtype
+from strati.diagnostics import StratiError
+from strati.dialects.graph.types import shape_of
+
+
+def find_function(module: ModuleOp, entry: str | None = None) -> func.FuncOp:
+    """The function named ``entry``, or the module's only (or first public) function."""
+    funcs = [op for op in module.walk() if isinstance(op, func.FuncOp) and op.body.blocks]
+    if entry is not None:
+        for f in funcs:
+            if f.sym_name.data == entry:
+                return f
+        names = ", ".join("@" + f.sym_name.data for f in funcs) or "none"
+        raise StratiError(f"no function named @{entry} (functions: {names})")
+    if not funcs:
+        raise StratiError("the module has no function with a body")
+    public = [f for f in funcs if f.sym_visibility is None or f.sym_visibility.data == "public"]
+    return (public or funcs)[0]
+
+
+def run_function(
+    module: ModuleOp, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray], entry: str | None = None
+) -> list[np.ndarray]:
+    """Execute a function on numpy arrays; ``inputs`` by position or by argument name."""
+    fn = find_function(module, entry)
+    args = bind_inputs(fn, inputs)
+    return Interpreter(module).call(fn, args)
+
+
+def argument_names(fn: func.FuncOp) -> list[str]:
+    """Argument names as the IR spells them (``%x`` -> "x"), ``arg<i>`` where unnamed."""
+    return [a.name_hint or f"arg{i}" for i, a in enumerate(fn.body.blocks[0].args)]
+
+
+def bind_inputs(fn: func.FuncOp, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray]) -> list[np.ndarray]:
+    """Check inputs against the function's argument types; errors name the input."""
+    names = argument_names(fn)
+    types = list(fn.function_type.inputs.data)
+    if isinstance(inputs, Mapping):
+        unknown = [k for k in inputs if k not in names]
+        if unknown:
+            raise StratiError(f"unknown input '{unknown[0]}' (inputs: {', '.join(names)})")
+        missing = [n for n in names if n not in inputs]
+        if missing:
+            raise StratiError(f"missing input '{missing[0]}' of type {types[names.index(missing[0])]}")
+        inputs = [inputs[n] for n in names]
+    if len(inputs) != len(names):
+        raise StratiError(f"expected {len(names)} inputs ({', '.join(names)}), got {len(inputs)}")
+    return [check_value(name, t, np.asarray(x)) for name, t, x in zip(names, types, inputs)]
+
+
+def check_value(name: str, t, value: np.ndarray) -> np.ndarray:
+    """A value against a tensor type: same dtype, same shape where the type is static."""
+    if not isinstance(t, TensorType):
+        raise StratiError(f"'{name}' has type {t}, which the interpreter does not support")
+    dtype = to_dtype(t.get_element_type())
+    if value.dtype != dtype:
+        raise StratiError(f"input '{name}' has dtype {value.dtype}, expected {dtype} ({t})")
+    shape = shape_of(t)
+    if len(shape) != value.ndim or any(d is not None and d != v for d, v in zip(shape, value.shape)):
+        raise StratiError(f"input '{name}' has shape {list(value.shape)}, expected {t}")
+    return value
+
+
+class Interpreter:
+    """Runs functions of one module; ``func.call`` goes to the module's other functions."""
+
+    def __init__(self, module: ModuleOp):
+        self.module = module
+
+    def call(self, fn: func.FuncOp, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        env: dict[SSAValue, np.ndarray] = dict(zip(fn.body.blocks[0].args, args))
+        for op in fn.body.blocks[0].ops:
+            if isinstance(op, func.ReturnOp):
+                return [env[v] for v in op.arguments]
+            values = [env[v] for v in op.operands]
+            if isinstance(op, func.CallOp):
+                results = self.call(find_function(self.module, op.callee.root_reference.data), values)
+            else:
+                results = self.run_op(op, values)
+            env.update(zip(op.results, results))
+        raise StratiError(f"function @{fn.sym_name.data} has no func.return")
+
+    def run_op(self, op: Operation, values: Sequence[np.ndarray]) -> list[np.ndarray]:
+        reference = registry.get_op_attr(op.name, "reference")
+        if reference is None:
+            raise StratiError(f"op '{op.name}' has no 'reference' attribute: the interpreter cannot run it", op)
+        out = reference(op, *values)
+        outs = list(out) if isinstance(out, (tuple, list)) else [out]
+        if len(outs) != len(op.results):
+            raise StratiError(f"reference of '{op.name}' returned {len(outs)} values for {len(op.results)} results", op)
+        return [self._check_result(op, r, np.asarray(v)) for r, v in zip(op.results, outs)]
+
+    @staticmethod
+    def _check_result(op: Operation, result: SSAValue, value: np.ndarray) -> np.ndarray:
+        t = result.type
+        if isinstance(t, TensorType):
+            dtype = to_dtype(t.get_element_type())
+            shape = shape_of(t)
+            bad_shape = len(shape) != value.ndim or any(
+                d is not None and d != v for d, v in zip(shape, value.shape)
+            )
+            if value.dtype != dtype or bad_shape:
+                raise StratiError(
+                    f"reference of '{op.name}' returned {value.dtype}{list(value.shape)} for a result of type {t}",
+                    op,
+                )
+        return value
