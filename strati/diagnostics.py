@@ -38,6 +38,22 @@ def location_text(loc: Attribute | None) -> str | None:
     return None
 
 
+def file_location(loc: Attribute | None) -> tuple[str, int, int] | None:
+    """(file, line, column) of the innermost file location in ``loc``."""
+    match loc:
+        case FileLineColLoc():
+            return loc.filename.data, loc.line.data, loc.column.data
+        case NameLoc():
+            return file_location(loc.location)
+        case CallSiteLoc():
+            return file_location(loc.callee)
+        case FusedLoc():
+            for sub in loc.locations.data:  # type: ignore[attr-defined]
+                if (found := file_location(sub)) is not None:
+                    return found
+    return None
+
+
 def op_location(op: Operation | None) -> str | None:
     return None if op is None else location_text(op.location)
 

@@ -1,0 +1,31 @@
+"""strati's passes, one per file, and the table of every pass a pipeline may name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.passes import ModulePass
+from xdsl.transforms import get_all_passes
+
+
+def _fold_constants():
+    from strati.transforms.fold_constants import FoldConstantsPass
+
+    return FoldConstantsPass
+
+
+def _infer_shapes():
+    from strati.transforms.infer_shapes import InferShapesPass
+
+    return InferShapesPass
+
+
+STRATI_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "fold-constants": _fold_constants,
+    "infer-shapes": _infer_shapes,
+}
+
+
+def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """xDSL's passes (canonicalize, cse, dce, ...) and ours; ours win on a name clash."""
+    return {**get_all_passes(), **STRATI_PASSES}

@@ -68,7 +68,7 @@ BINARY_ONNX = {"add": "Add", "sub": "Sub", "mul": "Mul", "div": "Div", "pow": "P
 def test_binary_broadcast_matches_onnxruntime(op, shapes):
     a, b = sample(shapes[0]), sample(shapes[1])
     if op == "pow":
-        a = np.abs(a) + 0.5
+        a = np.asarray(np.abs(a) + 0.5, np.float32)
     out_shape = np.broadcast_shapes(*shapes)
     (got,) = run_op(op, [a, b], [out_shape])
     (want,) = run_onnx(BINARY_ONNX[op], [a, b])

@@ -1,0 +1,77 @@
+"""What every strati command-line tool shares: input, output, plug-ins, clean failures."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+
+class ToolError(Exception):
+    """A failure that ends the tool with one line on stderr and exit status 1."""
+
+
+def read_text(path: str) -> str:
+    """The text of a file ('-' for stdin), or a ToolError that names the file."""
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ToolError(f"cannot read '{path}': no such file") from None
+    except IsADirectoryError:
+        raise ToolError(f"cannot read '{path}': it is a directory") from None
+    except PermissionError:
+        raise ToolError(f"cannot read '{path}': permission denied") from None
+    except UnicodeDecodeError:
+        raise ToolError(f"cannot read '{path}': not UTF-8 text") from None
+    except OSError as err:
+        raise ToolError(f"cannot read '{path}': {err.strerror or err}") from None
+
+
+def write_text(path: str, text: str) -> None:
+    """Write all of ``text`` or nothing: a temporary file renamed over ``path``; '-' is stdout."""
+    if path == "-":
+        sys.stdout.write(text)
+        return
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as err:
+        raise ToolError(f"cannot write '{path}': {err.strerror or err}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, target)
+    except OSError as err:
+        Path(tmp).unlink(missing_ok=True)
+        raise ToolError(f"cannot write '{path}': {err.strerror or err}") from None
+
+
+def load_plugin(spec: str) -> None:
+    """Import a plug-in (a ``.py`` file or a module name) that registers dialects, attributes or passes."""
+    try:
+        if spec.endswith(".py"):
+            path = Path(spec)
+            if not path.is_file():
+                raise ToolError(f"cannot load plug-in '{spec}': no such file")
+            module_spec = importlib.util.spec_from_file_location(path.stem, path)
+            assert module_spec is not None and module_spec.loader is not None
+            module = importlib.util.module_from_spec(module_spec)
+            sys.modules[path.stem] = module
+            module_spec.loader.exec_module(module)
+        else:
+            importlib.import_module(spec)
+    except ToolError:
+        raise
+    except Exception as err:  # noqa: BLE001 - a broken plug-in is the user's input
+        raise ToolError(f"cannot load plug-in '{spec}': {type(err).__name__}: {err}") from None
+
+
+def fail(tool: str, message: str) -> int:
+    print(f"{tool}: error: {message}", file=sys.stderr)
+    return 1

@@ -1,0 +1,318 @@
+"""strati-opt: parse IR, run a pass pipeline, print the result.
+
+Every failure on the user's input (malformed IR, an unknown op, a verifier
+failure, an unknown pass or option, an unreadable file) is one diagnostic on
+stderr, ``file:line:col: error: ...`` where there is a location, and exit status 1;
+no output file is written unless everything succeeded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+from strati import registry
+from strati.context import make_context
+from strati.diagnostics import (
+    StratiError,
+    diagnostic_message,
+    file_location,
+    location_text,
+    parse_error_line,
+)
+from strati.source import module_text, parse_module
+from strati.tools.common import ToolError, fail, load_plugin, read_text, write_text
+from strati.transforms import STRATI_PASSES, available_passes
+
+TOOL = "strati-opt"
+SPLIT_MARKER = re.compile(r"^// -----\s*$", re.MULTILINE)
+
+
+@dataclass
+class Diagnostic:
+    message: str
+    file: str | None = None
+    line: int | None = None
+    col: int | None = None
+
+    def __str__(self) -> str:
+        where = ":".join(str(x) for x in (self.file, self.line, self.col) if x is not None)
+        return f"{where}: error: {self.message}" if where else f"error: {self.message}"
+
+
+def op_diagnostic(message: str, op: Operation | None, filename: str) -> Diagnostic:
+    """A diagnostic at the op's source location, its message prefixed by the op's name."""
+    if op is not None and not message.startswith(f"'{op.name}'"):
+        message = f"'{op.name}' op {message}"
+    loc = file_location(op.location) if op is not None else None
+    if loc is not None:
+        return Diagnostic(message, *loc)
+    where = location_text(op.location) if op is not None else None
+    return Diagnostic(f"{message} (at {where})" if where else message, filename)
+
+
+def verify_module(module: ModuleOp, filename: str) -> Diagnostic | None:
+    """The first op that does not verify, as a diagnostic at its location (outer ops first)."""
+    for op in module.walk():
+        try:
+            op.verify(verify_nested_ops=False)
+        except DiagnosticException as err:
+            return op_diagnostic(diagnostic_message(err), op, filename)
+        except Exception as err:  # noqa: BLE001 - a bug in a verifier or an infer_type
+            return op_diagnostic(f"internal error while verifying: {type(err).__name__}: {err}", op, filename)
+    return None
+
+
+# --- expected diagnostics (MLIR's -verify-diagnostics) -------------------------------
+
+EXPECTATION = re.compile(r"expected-(error|warning|note|remark)(?:@([+-]\d+))?\s*\{\{(.*?)\}\}")
+
+
+@dataclass
+class Expectation:
+    line: int
+    message: str
+    kind: str
+    seen: bool = field(default=False)
+
+
+def expectations(text: str) -> list[Expectation]:
+    found = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        for m in EXPECTATION.finditer(line):
+            found.append(Expectation(number + int(m.group(2) or 0), m.group(3), m.group(1)))
+    return found
+
+
+def check_expectations(text: str, diagnostics: list[Diagnostic], filename: str) -> list[str]:
+    """Problems: diagnostics nobody expected, and expectations that no diagnostic met."""
+    expected = expectations(text)
+    problems = []
+    for diag in diagnostics:
+        match = next(
+            (e for e in expected if not e.seen and e.kind == "error" and e.line == diag.line and e.message in diag.message),
+            None,
+        )
+        if match is None:
+            problems.append(f"{diag.file}:{diag.line}:{diag.col}: error: unexpected error: {diag.message}")
+        else:
+            match.seen = True
+    for e in expected:
+        if not e.seen:
+            problems.append(f'{filename}:{e.line}: error: expected {e.kind} "{e.message}" was not produced')
+    return problems
+
+
+# --- the driver ----------------------------------------------------------------------
+
+
+@dataclass
+class Timing:
+    entries: list[tuple[str, float]] = field(default_factory=list)
+
+    def add(self, name: str, seconds: float) -> None:
+        self.entries.append((name, seconds))
+
+    def report(self) -> str:
+        total = sum(s for _, s in self.entries) or 1e-12
+        rule = "===" + "-" * 73 + "==="
+        lines = [rule, "Execution time report".center(79), rule, f"  Total Execution Time: {total:.4f} seconds", "",
+                 "  ----Wall Time----  ----Name----"]
+        merged: dict[str, float] = {}
+        for name, s in self.entries:
+            merged[name] = merged.get(name, 0.0) + s
+        for name, s in merged.items():
+            lines.append(f"  {s:10.4f} ({100 * s / total:5.1f}%)  {name}")
+        lines.append(f"  {total:10.4f} (100.0%)  Total")
+        return "\n".join(lines) + "\n"
+
+
+class Driver:
+    def __init__(self, args: argparse.Namespace, passes: tuple[ModulePass, ...]):
+        self.args = args
+        self.passes = passes
+        self.filename = "<stdin>" if args.input_file in (None, "-") else args.input_file
+        self.timing = Timing()
+        self.tree_files = 0
+
+    def process(self, text: str, chunk: int) -> tuple[list[Diagnostic], str | None]:
+        """Parse, verify, run the passes and print one chunk of input."""
+        ctx = make_context(allow_unregistered=self.args.allow_unregistered_dialect)
+        start = time.perf_counter()
+        try:
+            module = parse_module(ctx, text, self.filename)
+        except ParseError as err:
+            file, line, col, msg = parse_error_line(err)
+            return [Diagnostic(msg, file, line, col)], None
+        finally:
+            self.timing.add("Parser", time.perf_counter() - start)
+        if (diag := self.verify(module)) is not None:
+            return [diag], None
+        for index, p in enumerate(self.passes):
+            before = module_text(module, generic=True) if self.args.crash_reproducer else None
+            start = time.perf_counter()
+            try:
+                p.apply(ctx, module)
+            except StratiError as err:
+                return [op_diagnostic(err.message, err.op, self.filename)], None
+            except DiagnosticException as err:
+                return [Diagnostic(f"pass '{p.name}' failed: {diagnostic_message(err)}", self.filename)], None
+            except Exception as err:  # noqa: BLE001 - a bug in a pass: say which, keep a reproducer
+                return [self.internal_error(p, err, before)], None
+            finally:
+                self.timing.add(p.name, time.perf_counter() - start)
+            if (diag := self.verify(module)) is not None:
+                diag.message = f"after pass '{p.name}': {diag.message}"
+                return [diag], None
+            self.after_pass(p, module, index, chunk)
+        start = time.perf_counter()
+        out = module_text(module, generic=self.args.print_op_generic, locations=self.args.print_debuginfo)
+        self.timing.add("Output", time.perf_counter() - start)
+        return [], out
+
+    def verify(self, module: ModuleOp) -> Diagnostic | None:
+        start = time.perf_counter()
+        diag = verify_module(module, self.filename)
+        self.timing.add("Verifier", time.perf_counter() - start)
+        return diag
+
+    def internal_error(self, p: ModulePass, err: Exception, before: str | None) -> Diagnostic:
+        msg = f"internal error in pass '{p.name}': {type(err).__name__}: {err}"
+        if self.args.crash_reproducer and before is not None:
+            spec = str(p.pipeline_pass_spec())
+            write_text(self.args.crash_reproducer, f"// strati-opt -p '{spec}'\n{before}")
+            msg += f" (reproducer written to {self.args.crash_reproducer})"
+        else:
+            msg += " (rerun with --crash-reproducer=FILE to save the IR that makes it fail)"
+        return Diagnostic(msg, self.filename)
+
+    def after_pass(self, p: ModulePass, module: ModuleOp, index: int, chunk: int) -> None:
+        spec = str(p.pipeline_pass_spec())
+        if self.args.print_ir_after_all:
+            sys.stderr.write(f"// -----// IR Dump After {spec} //----- //\n")
+            sys.stderr.write(module_text(module))
+        if self.args.print_ir_tree_dir:
+            directory = Path(self.args.print_ir_tree_dir)
+            if self.args.split_input_file:
+                directory = directory / f"chunk{chunk}"
+            directory.mkdir(parents=True, exist_ok=True)
+            path = directory / f"{index}_{p.name}.mlir"
+            path.write_text(f"// IR after pass {index}: {spec}\n" + module_text(module), encoding="utf-8")
+
+
+def split_chunks(text: str) -> list[str]:
+    """Chunks separated by ``// -----``, each padded with blank lines to keep its line numbers."""
+    chunks, offset = [], 0
+    for part in SPLIT_MARKER.split(text):
+        chunks.append("\n" * offset + part)
+        offset += part.count("\n")
+    return chunks
+
+
+def build_arg_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog=TOOL, description="Parse MLIR, run passes, print the result.")
+    ap.add_argument("input_file", nargs="?", default="-", help="input .mlir file ('-' or absent: stdin)")
+    ap.add_argument("-o", "--output", default="-", help="output file (written only on success)")
+    ap.add_argument("-p", "--passes", default="", help="pass pipeline, e.g. 'infer-shapes,fold-constants{max-elements=64}'")
+    ap.add_argument("--split-input-file", action="store_true", help="process each '// -----' chunk on its own")
+    ap.add_argument("--verify-diagnostics", action="store_true", help="check '// expected-error@+N {{...}}' annotations")
+    ap.add_argument("--print-op-generic", action="store_true", help="print the generic op form")
+    ap.add_argument("--print-debuginfo", action="store_true", help="print op locations")
+    ap.add_argument("--allow-unregistered-dialect", action="store_true", help="accept ops of unknown dialects")
+    ap.add_argument("--print-ir-after-all", action="store_true", help="print the IR after every pass to stderr")
+    ap.add_argument("--print-ir-tree-dir", metavar="DIR", help="write the IR after every pass to a numbered file in DIR")
+    ap.add_argument("--time-passes", action="store_true", help="print a timing report to stderr")
+    ap.add_argument("--crash-reproducer", metavar="FILE", help="when a pass crashes, save the IR it was given")
+    ap.add_argument("--load-plugin", action="append", default=[], metavar="FILE.py|MODULE",
+                    help="import a plug-in that registers dialects, op attributes or passes")
+    ap.add_argument("--list-passes", action="store_true", help="list the passes and exit")
+    ap.add_argument("--list-op-attrs", action="store_true", help="print the op x attribute table and exit")
+    return ap
+
+
+def list_passes() -> str:
+    lines = ["strati passes:"]
+    for name, factory in sorted(STRATI_PASSES.items()):
+        doc = (factory().__doc__ or "").strip().splitlines()
+        lines.append(f"  {name:24} {doc[0] if doc else ''}")
+    lines.append("xDSL passes:")
+    lines += [f"  {name}" for name in sorted(set(available_passes()) - set(STRATI_PASSES))]
+    return "\n".join(lines) + "\n"
+
+
+def list_op_attrs() -> str:
+    ctx = make_context()
+    names = set(registry.registered_ops())
+    for dialect_name in ("graph",):
+        names |= {op.name for op in ctx.get_dialect(dialect_name).operations}
+    return registry.format_table(sorted(names)) + "\n"
+
+
+def parse_pipeline(spec: str) -> tuple[ModulePass, ...]:
+    if not spec:
+        return ()
+    try:
+        return PassPipeline.parse_spec(available_passes(), spec).passes
+    except BaseException as err:  # ArgSpecParseError is a BaseException
+        if isinstance(err, (KeyboardInterrupt, SystemExit)):
+            raise
+        text = str(err).strip().splitlines()
+        raise ToolError(f"invalid pass pipeline '{spec}': {text[-1].strip() if text else type(err).__name__}") from None
+
+
+def run(argv: list[str] | None = None) -> int:
+    args = build_arg_parser().parse_args(argv)
+    for plugin in args.load_plugin:
+        load_plugin(plugin)
+    if args.list_passes:
+        sys.stdout.write(list_passes())
+        return 0
+    if args.list_op_attrs:
+        sys.stdout.write(list_op_attrs())
+        return 0
+    passes = parse_pipeline(args.passes)
+    text = read_text(args.input_file)
+    driver = Driver(args, passes)
+    chunks = split_chunks(text) if args.split_input_file else [text]
+    outputs, ok = [], True
+    for index, chunk in enumerate(chunks):
+        diagnostics, out = driver.process(chunk, index)
+        if args.verify_diagnostics:
+            problems = check_expectations(chunk, diagnostics, driver.filename)
+            for problem in problems:
+                print(problem, file=sys.stderr)
+            ok = ok and not problems
+        else:
+            for diag in diagnostics:
+                print(diag, file=sys.stderr)
+            ok = ok and not diagnostics
+        if out is not None:
+            outputs.append(out)
+    if args.time_passes:
+        sys.stderr.write(driver.timing.report())
+    if not ok:
+        return 1
+    write_text(args.output, "// -----\n".join(outputs))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> None:
+    try:
+        code = run(argv)
+    except ToolError as err:
+        code = fail(TOOL, str(err))
+    except BrokenPipeError:
+        code = 0
+    sys.exit(code)
+
+
+__all__ = ["main", "run"]

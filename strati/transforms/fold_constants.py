@@ -1,0 +1,78 @@
+"""fold-constants: evaluate ops whose operands are all constants, through ``reference``.
+
+Any op, of any dialect, that is free of side effects, has a registered
+``reference`` and static result shapes is replaced by ``graph.constant`` ops
+holding its results, as long as they have at most ``max-elements`` elements in
+all (a large folded tensor costs more memory than it saves time).  Constants
+left without users are erased.  Folding walks the function in order, so whole
+constant subgraphs fold in one run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import ConstantLike, is_side_effect_free
+
+from strati import registry
+from strati.dense import dense_from_numpy, numpy_from_dense
+from strati.diagnostics import StratiError
+from strati.dialects.graph.ops import ConstantOp
+
+
+@dataclass(frozen=True)
+class FoldConstantsPass(ModulePass):
+    name = "fold-constants"
+
+    max_elements: int = 1 << 20
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        folded_inputs: list[Operation] = []
+        for candidate in list(op.walk()):
+            if candidate.parent is None or not self.foldable(candidate):
+                continue
+            args = [constant_value(v) for v in candidate.operands]
+            try:
+                outs = registry.get_op_attr(candidate.name, "reference")(candidate, *args)
+            except Exception as err:  # noqa: BLE001 - the op's reference rejected these constants
+                raise StratiError(f"cannot fold: {type(err).__name__}: {err}", candidate) from err
+            outs = list(outs) if isinstance(outs, (tuple, list)) else [outs]
+            constants = [ConstantOp(dense_from_numpy(np.asarray(o))) for o in outs]
+            for c in constants:
+                c.location = candidate.location
+            Rewriter.insert_op(constants, InsertPoint.before(candidate))
+            folded_inputs += [v.owner for v in candidate.operands if isinstance(v.owner, Operation)]
+            Rewriter.replace_op(candidate, [], [c.result for c in constants])
+        for const in folded_inputs:
+            if const.parent is not None and not any(r.uses for r in const.results):
+                Rewriter.erase_op(const)
+
+    def foldable(self, op: Operation) -> bool:
+        if op.has_trait(ConstantLike) or not op.operands or not op.results:
+            return False
+        if not all(constant_value(v) is not None for v in op.operands):
+            return False
+        if not is_side_effect_free(op) or registry.get_op_attr(op.name, "reference") is None:
+            return False
+        total = 0
+        for r in op.results:
+            if not isinstance(r.type, TensorType) or not r.type.has_static_shape():
+                return False
+            total += int(np.prod(r.type.get_shape(), dtype=np.int64))
+        return total <= self.max_elements
+
+
+def constant_value(value: SSAValue) -> np.ndarray | None:
+    """The numpy value of a constant-like op's dense result, else None."""
+    owner = value.owner
+    if isinstance(owner, Operation) and owner.has_trait(ConstantLike):
+        attr = owner.properties.get("value") or owner.attributes.get("value")
+        if isinstance(attr, DenseIntOrFPElementsAttr):
+            return numpy_from_dense(attr)
+    return None
