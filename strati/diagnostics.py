@@ -7,7 +7,9 @@ its location.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, ModuleOp, NameLoc
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
@@ -21,14 +23,33 @@ class StratiError(Exception):
         self.op = op
 
 
+@dataclass
+class Diagnostic:
+    message: str
+    file: str | None = None
+    line: int | None = None
+    col: int | None = None
+
+    def __str__(self) -> str:
+        where = ":".join(str(x) for x in (self.file, self.line, self.col) if x is not None)
+        return f"{where}: error: {self.message}" if where else f"error: {self.message}"
+
+
+class DiagnosticError(Exception):
+    """Carries a ready diagnostic up to the tool that prints it."""
+
+    def __init__(self, diagnostic: Diagnostic):
+        super().__init__(str(diagnostic))
+        self.diagnostic = diagnostic
+
+
 def location_text(loc: Attribute | None) -> str | None:
     """``file:line:col`` for a file location, the quoted name for a name location."""
+    if (found := file_location(loc)) is not None:
+        return ":".join(str(x) for x in found)
     match loc:
-        case FileLineColLoc():
-            return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"
         case NameLoc():
-            inner = location_text(loc.location)
-            return inner if inner is not None else f'"{loc.desc.data}"'
+            return f'"{loc.desc.data}"'
         case CallSiteLoc():
             return location_text(loc.callee)
         case FusedLoc():
@@ -54,22 +75,21 @@ def file_location(loc: Attribute | None) -> tuple[str, int, int] | None:
     return None
 
 
-def op_location(op: Operation | None) -> str | None:
-    return None if op is None else location_text(op.location)
-
-
-def format_error(message: str, op: Operation | None = None, fallback: str | None = None) -> str:
-    """One diagnostic line; the op's name is prefixed unless the message already starts with it."""
-    where = op_location(op) or fallback
-    if op is not None and not message.startswith(f"'{op.name}'"):
+def op_diagnostic(message: str, op: Operation | None, filename: str | None = None) -> Diagnostic:
+    """A diagnostic at the op's source location, its message prefixed by the op's name."""
+    if op is None:
+        return Diagnostic(message, filename)
+    if not message.startswith(f"'{op.name}'"):
         message = f"'{op.name}' op {message}"
-    return f"{where}: error: {message}" if where else f"error: {message}"
+    if (loc := file_location(op.location)) is not None:
+        return Diagnostic(message, *loc)
+    where = location_text(op.location)
+    return Diagnostic(f"{message} (at {where})" if where else message, filename)
 
 
-def parse_error_line(err: ParseError) -> tuple[str, int, int, str]:
-    """(file, line, column, message) of an xDSL parse error."""
+def parse_diagnostic(err: ParseError) -> Diagnostic:
     loc = err.span.get_location()
-    return loc.file, loc.line, loc.col, err.msg
+    return Diagnostic(err.msg, loc.file, loc.line, loc.col)
 
 
 def diagnostic_message(err: BaseException) -> str:
@@ -78,3 +98,15 @@ def diagnostic_message(err: BaseException) -> str:
     if isinstance(err, DiagnosticException):
         text = text.removeprefix("Operation does not verify: ")
     return text.strip().splitlines()[0] if text.strip() else type(err).__name__
+
+
+def verify_module(module: ModuleOp, filename: str | None = None) -> Diagnostic | None:
+    """The first op that does not verify, as a diagnostic at its location (outer ops first)."""
+    for op in module.walk():
+        try:
+            op.verify(verify_nested_ops=False)
+        except DiagnosticException as err:
+            return op_diagnostic(diagnostic_message(err), op, filename)
+        except Exception as err:  # noqa: BLE001 - a bug in a verifier or an infer_type
+            return op_diagnostic(f"internal error while verifying: {type(err).__name__}: {err}", op, filename)
+    return None

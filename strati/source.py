@@ -14,6 +14,10 @@ from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr,
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.printer import Printer
+from xdsl.utils.exceptions import ParseError
+
+from strati.context import make_context
+from strati.diagnostics import DiagnosticError, parse_diagnostic, verify_module
 
 
 class LocatingParser(Parser):
@@ -31,6 +35,17 @@ class LocatingParser(Parser):
 def parse_module(ctx: Context, text: str, filename: str = "<stdin>") -> ModuleOp:
     """Parse a module (an implicit ``builtin.module`` when the text has several top-level ops)."""
     return LocatingParser(ctx, text, filename).parse_module()
+
+
+def load_module(text: str, filename: str, allow_unregistered: bool = False) -> ModuleOp:
+    """Parse and verify, or raise a DiagnosticError at the first problem."""
+    try:
+        module = parse_module(make_context(allow_unregistered), text, filename)
+    except ParseError as err:
+        raise DiagnosticError(parse_diagnostic(err)) from None
+    if (diag := verify_module(module, filename)) is not None:
+        raise DiagnosticError(diag)
+    return module
 
 
 def module_text(module: Operation, generic: bool = False, locations: bool = False) -> str:

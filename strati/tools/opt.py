@@ -16,60 +16,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from strati import registry
 from strati.context import make_context
 from strati.diagnostics import (
+    Diagnostic,
     StratiError,
     diagnostic_message,
-    file_location,
-    location_text,
-    parse_error_line,
+    op_diagnostic,
+    parse_diagnostic,
+    verify_module,
 )
 from strati.source import module_text, parse_module
 from strati.tools.common import ToolError, fail, load_plugin, read_text, write_text
 from strati.transforms import STRATI_PASSES, available_passes
 
 TOOL = "strati-opt"
-SPLIT_MARKER = re.compile(r"^// -----\s*$", re.MULTILINE)
-
-
-@dataclass
-class Diagnostic:
-    message: str
-    file: str | None = None
-    line: int | None = None
-    col: int | None = None
-
-    def __str__(self) -> str:
-        where = ":".join(str(x) for x in (self.file, self.line, self.col) if x is not None)
-        return f"{where}: error: {self.message}" if where else f"error: {self.message}"
-
-
-def op_diagnostic(message: str, op: Operation | None, filename: str) -> Diagnostic:
-    """A diagnostic at the op's source location, its message prefixed by the op's name."""
-    if op is not None and not message.startswith(f"'{op.name}'"):
-        message = f"'{op.name}' op {message}"
-    loc = file_location(op.location) if op is not None else None
-    if loc is not None:
-        return Diagnostic(message, *loc)
-    where = location_text(op.location) if op is not None else None
-    return Diagnostic(f"{message} (at {where})" if where else message, filename)
-
-
-def verify_module(module: ModuleOp, filename: str) -> Diagnostic | None:
-    """The first op that does not verify, as a diagnostic at its location (outer ops first)."""
-    for op in module.walk():
-        try:
-            op.verify(verify_nested_ops=False)
-        except DiagnosticException as err:
-            return op_diagnostic(diagnostic_message(err), op, filename)
-        except Exception as err:  # noqa: BLE001 - a bug in a verifier or an infer_type
-            return op_diagnostic(f"internal error while verifying: {type(err).__name__}: {err}", op, filename)
-    return None
+SPLIT_MARKER = re.compile(r"^// -----[ \t]*$", re.MULTILINE)
 
 
 # --- expected diagnostics (MLIR's -verify-diagnostics) -------------------------------
@@ -151,8 +116,7 @@ class Driver:
         try:
             module = parse_module(ctx, text, self.filename)
         except ParseError as err:
-            file, line, col, msg = parse_error_line(err)
-            return [Diagnostic(msg, file, line, col)], None
+            return [parse_diagnostic(err)], None
         finally:
             self.timing.add("Parser", time.perf_counter() - start)
         if (diag := self.verify(module)) is not None:

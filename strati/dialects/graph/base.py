@@ -252,11 +252,19 @@ def parse_properties(cls: type[IRDLOperation], parser: Parser) -> tuple[dict, di
         key_pos = parser.pos
         key = parser.parse_identifier_or_str_literal()
         parser.parse_punctuation("=")
+        value_pos = parser.pos
         value = parser.parse_attribute()
         if key in properties or key in attributes:
             parser.raise_error(f"'{key}' is given twice", at_position=key_pos, end_position=parser.pos)
         if key in prop_defs:
-            properties[key] = coerce_property(prop_defs[key], value)
+            value = coerce_property(prop_defs[key], value)
+            if not satisfies(prop_defs[key].constr, value):
+                parser.raise_error(
+                    f"{cls.name} property '{key}' expects {describe(prop_defs[key].constr)}, got {value}",
+                    at_position=value_pos,
+                    end_position=parser.pos,
+                )
+            properties[key] = value
         elif "." in key:
             attributes[key] = value
         else:
@@ -280,6 +288,22 @@ def coerce_property(prop_def_: Any, value: Attribute) -> Attribute:
         if satisfies(prop_def_.constr, as_float) and not satisfies(prop_def_.constr, value):
             return as_float
     return value
+
+
+_EXAMPLES = [
+    (FloatAttr(0.0, f64), "a float"),
+    (IntegerAttr(0, i64), "an integer"),
+    (IntegerAttr(0, i1), "true or false"),
+    (DenseArrayBase.from_list(i64, [0]), "array<i64: ...>"),
+    (DenseArrayBase.from_list(f32, [0.0]), "array<f32: ...>"),
+    (StringAttr(""), "a string"),
+]
+
+
+def describe(constraint: Any) -> str:
+    """What a property constraint accepts, in the words of its syntax."""
+    kinds = [text for example, text in _EXAMPLES if satisfies(constraint, example)]
+    return " or ".join(kinds) if kinds else str(constraint)
 
 
 def satisfies(constraint: Any, value: Attribute) -> bool:

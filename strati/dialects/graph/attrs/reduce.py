@@ -26,7 +26,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from strati.diagnostics import StratiError
 from strati.dialects.graph.attrs.common import operand_element, operand_shape, register_all
-from strati.dialects.graph.types import is_float, is_int, make_tensor, normalize_axes, normalize_axis, num_elements
+from strati.dialects.graph.types import is_float, is_int, make_tensor, normalize_axis, num_elements
 from strati.registry import OpPattern, register_op_attr
 
 NUMERIC_REDUCTIONS = ["graph.reduce_sum", "graph.reduce_mean", "graph.reduce_prod"]
@@ -40,7 +40,11 @@ def reduction_axes(op: Operation, rank: int) -> tuple[int, ...] | None:
     axes = op.param("axes")
     if not axes:
         return None if op.param("noop_with_empty_axes") else tuple(range(rank))
-    return tuple(sorted(normalize_axes(axes, rank)))
+    # (not types.normalize_axes, whose messages say "axe 2")
+    normalized = tuple(normalize_axis(a, rank, "axis") for a in axes)
+    if len(set(normalized)) != len(normalized):
+        raise VerifyException(f"axes {list(axes)} repeat an axis")
+    return tuple(sorted(normalized))
 
 
 def check_element(op: Operation, allow_bool: bool) -> Attribute:

@@ -1,0 +1,151 @@
+"""strati-run: execute a function of a graph-level module on numpy inputs.
+
+Inputs come from ``.npy`` files (``--input NAME=FILE.npy``) or are drawn at
+random (``--random-inputs SEED``); each output is summarised (shape, dtype, a
+few values) and, with ``--output-dir``, saved as ``<name>.npy``.  A missing,
+extra, wrongly shaped or typed input, or an unreadable file, is one error line
+naming the input, and exit status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import TensorType
+
+from strati.dense import to_dtype
+from strati.diagnostics import DiagnosticError, StratiError, op_diagnostic
+from strati.dialects.graph.types import shape_of
+from strati.runtime.interpreter import Interpreter, argument_names, bind_inputs, find_function
+from strati.source import load_module
+from strati.tools.common import ToolError, fail, load_plugin, read_text
+
+TOOL = "strati-run"
+
+
+def build_arg_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog=TOOL, description="Execute a function of an .mlir module on numpy inputs.")
+    ap.add_argument("file", help="the .mlir module")
+    ap.add_argument("--entry", help="the function to run (default: the only or first public one)")
+    ap.add_argument("--input", action="append", default=[], metavar="NAME=FILE.npy", help="an input, by argument name")
+    ap.add_argument("--random-inputs", type=int, metavar="SEED", help="draw the inputs not given at random")
+    ap.add_argument("--backend", choices=["interp"], default="interp", help="how to execute (interp: the reference interpreter)")
+    ap.add_argument("--output-dir", metavar="DIR", help="save each output as DIR/<name>.npy")
+    ap.add_argument("--bench", type=int, default=0, metavar="N", help="run N more times and print the median time per call")
+    ap.add_argument("--load-plugin", action="append", default=[], metavar="FILE.py|MODULE")
+    return ap
+
+
+def read_inputs(fn: func.FuncOp, specs: list[str], seed: int | None) -> dict[str, np.ndarray]:
+    names = argument_names(fn)
+    types = dict(zip(names, fn.function_type.inputs.data))
+    given: dict[str, np.ndarray] = {}
+    for spec in specs:
+        name, sep, path = spec.partition("=")
+        if not sep or not name or not path:
+            raise ToolError(f"--input '{spec}' is not NAME=FILE.npy")
+        if name not in types:
+            raise ToolError(f"unknown input '{name}' (inputs of @{fn.sym_name.data}: {', '.join(names) or 'none'})")
+        if name in given:
+            raise ToolError(f"input '{name}' is given twice")
+        given[name] = load_npy(name, path)
+    rng = np.random.default_rng(seed)
+    for name in names:
+        if name in given:
+            continue
+        if seed is None:
+            raise ToolError(f"missing input '{name}' of type {types[name]} (give --input {name}=FILE.npy or --random-inputs SEED)")
+        given[name] = random_value(name, types[name], rng)
+    return given
+
+
+def load_npy(name: str, path: str) -> np.ndarray:
+    try:
+        with open(path, "rb") as f:
+            if f.read(6) != b"\x93NUMPY":
+                raise ToolError(f"input '{name}': '{path}' is not a .npy file")
+        return np.load(path, allow_pickle=False)
+    except FileNotFoundError:
+        raise ToolError(f"input '{name}': cannot read '{path}': no such file") from None
+    except (OSError, ValueError, EOFError) as err:
+        raise ToolError(f"input '{name}': cannot read '{path}': {str(err).splitlines()[0]}") from None
+
+
+def random_value(name: str, t, rng: np.random.Generator) -> np.ndarray:
+    """Standard normal floats, small non-negative integers, fair booleans."""
+    if not isinstance(t, TensorType):
+        raise ToolError(f"input '{name}' has type {t}, which cannot be drawn at random")
+    shape = shape_of(t)
+    if any(d is None for d in shape):
+        raise ToolError(f"input '{name}' has a dynamic shape ({t}): give it with --input {name}=FILE.npy")
+    dtype = to_dtype(t.get_element_type())
+    if dtype == np.bool_:
+        return rng.integers(0, 2, shape).astype(np.bool_)
+    if dtype.kind in "iu":
+        return rng.integers(0, 10, shape).astype(dtype)
+    return rng.standard_normal(shape).astype(dtype)
+
+
+def summary(name: str, value: np.ndarray) -> str:
+    flat = value.ravel()
+    head = np.array2string(flat[:6], precision=5, separator=", ", max_line_width=200)
+    more = f" ... ({flat.size} values)" if flat.size > 6 else ""
+    stats = ""
+    if value.size and value.dtype.kind in "fiu":
+        stats = f"  min {value.min():.6g}  max {value.max():.6g}  mean {value.astype(np.float64).mean():.6g}"
+    return f"{name}: {value.dtype}{list(value.shape)} {head[:-1]}{']' if not more else ''}{more}{stats}"
+
+
+def run(argv: list[str] | None = None) -> int:
+    args = build_arg_parser().parse_args(argv)
+    for plugin in args.load_plugin:
+        load_plugin(plugin)
+    module = load_module(read_text(args.file), args.file)
+    try:
+        fn = find_function(module, args.entry)
+        inputs = bind_inputs(fn, read_inputs(fn, args.input, args.random_inputs))
+        interpreter = Interpreter(module)
+        start = time.perf_counter()
+        outputs = interpreter.call(fn, inputs)
+        times = [time.perf_counter() - start]
+        for _ in range(args.bench):
+            start = time.perf_counter()
+            interpreter.call(fn, inputs)
+            times.append(time.perf_counter() - start)
+    except StratiError as err:
+        if err.op is None:
+            raise ToolError(err.message) from None
+        raise DiagnosticError(op_diagnostic(err.message, err.op, args.file)) from None
+    names = [f"output{i}" for i in range(len(outputs))]
+    for name, value in zip(names, outputs):
+        print(summary(name, value))
+    if args.bench:
+        print(f"median time per call ({args.backend}, {len(times)} runs): {np.median(times) * 1e3:.3f} ms")
+    if args.output_dir:
+        directory = Path(args.output_dir)
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            for name, value in zip(names, outputs):
+                np.save(directory / f"{name}.npy", value)
+        except OSError as err:
+            raise ToolError(f"cannot write to '{directory}': {err.strerror or err}") from None
+        print(f"wrote {len(outputs)} outputs to {directory}/")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> None:
+    try:
+        code = run(argv)
+    except ToolError as err:
+        code = fail(TOOL, str(err))
+    except DiagnosticError as err:
+        print(err.diagnostic, file=sys.stderr)
+        code = 1
+    except BrokenPipeError:
+        code = 0
+    sys.exit(code)

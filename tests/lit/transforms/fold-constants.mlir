@@ -1,0 +1,33 @@
+// RUN: strati-opt %s --split-input-file -p fold-constants | filecheck %s
+// RUN: strati-opt %s --split-input-file -p 'fold-constants{max-elements=2}' | filecheck %s --check-prefix=LIMIT
+
+// A whole constant subgraph folds in one run; the constants it consumed are erased;
+// the op that also takes a function argument stays.
+// CHECK-LABEL: func.func @chain(
+// CHECK-NEXT: [[C:%.*]] = graph.constant dense<[0.000000e+00, 3.000000e+00, 8.000000e+00]> : tensor<3xf32>
+// CHECK-NEXT: [[R:%.*]] = graph.add %x, [[C]]
+// CHECK-NEXT: func.return [[R]]
+// LIMIT-LABEL: func.func @chain(
+// LIMIT: graph.mul
+// LIMIT: graph.relu
+func.func @chain(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %a = graph.constant dense<[-1.000000e+00, 1.000000e+00, 2.000000e+00]> : tensor<3xf32>
+  %b = graph.constant dense<[5.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<3xf32>
+  %m = graph.mul %a, %b : tensor<3xf32>
+  %r = graph.relu %m : tensor<3xf32>
+  %y = graph.add %x, %r : tensor<3xf32>
+  func.return %y : tensor<3xf32>
+}
+
+// -----
+
+// Broadcasting and a change of element type fold too; an op with a non-constant operand does not.
+// CHECK-LABEL: func.func @compare(
+// CHECK-NEXT: [[C:%.*]] = graph.constant dense<{{\[}}[false, true], [false, false]]> : tensor<2x2xi1>
+// CHECK-NEXT: func.return [[C]]
+func.func @compare() -> tensor<2x2xi1> {
+  %a = graph.constant dense<[[1.000000e+00], [4.000000e+00]]> : tensor<2x1xf32>
+  %b = graph.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
+  %c = graph.less %a, %b : (tensor<2x1xf32>, tensor<2xf32>) -> tensor<2x2xi1>
+  func.return %c : tensor<2x2xi1>
+}
