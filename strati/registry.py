@@ -129,24 +129,24 @@ def attr_names() -> list[str]:
 
 def unregister_op_attr(op_name: str, attr_name: str) -> None:
     """Remove a registration (for tests and plug-ins that clean up after themselves)."""
-    _table.get(op_name, {}).pop(attr_name, None)
+    attrs = _table.get(op_name, {})
+    attrs.pop(attr_name, None)
+    if not attrs:
+        _table.pop(op_name, None)
 
 
 def format_table(op_names: list[str] | None = None) -> str:
     """The op × attribute support matrix, as printed by ``strati-opt --list-op-attrs``."""
     ops = registered_ops() if op_names is None else op_names
     cols = attr_names()
-    width = max([len("op")] + [len(o) for o in ops])
-    lines = ["  ".join(["op".ljust(width)] + cols)]
-    for op in ops:
-        attrs = _table.get(op, {})
-        cells = []
-        for col in cols:
-            reg = attrs.get(col)
-            mark = "-" if reg is None else (str(reg.value) if col == "pattern" else "x")
-            cells.append(mark.ljust(len(col)))
-        lines.append("  ".join([op.ljust(width)] + cells).rstrip())
-    return "\n".join(lines)
+
+    def mark(op: str, col: str) -> str:
+        reg = _table.get(op, {}).get(col)
+        return "-" if reg is None else (str(reg.value) if col == "pattern" else "x")
+
+    rows = [["op", *cols]] + [[op, *(mark(op, c) for c in cols)] for op in ops]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows)
 
 
 def lookup_or_raise(op_name: str, attr_name: str) -> Callable[..., Any]:

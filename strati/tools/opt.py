@@ -280,3 +280,7 @@ def main(argv: list[str] | None = None) -> None:
 
 
 __all__ = ["main", "run"]
+
+
+if __name__ == "__main__":
+    main()

@@ -149,3 +149,7 @@ def main(argv: list[str] | None = None) -> None:
     except BrokenPipeError:
         code = 0
     sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()

@@ -18,3 +18,4 @@ config.environment["PATH"] = os.pathsep.join([bin_dir, os.environ.get("PATH", ""
 config.environment["PYTHONDONTWRITEBYTECODE"] = "1"
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%examples", os.path.join(config.test_source_root, "..", "..", "examples")))

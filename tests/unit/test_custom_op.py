@@ -126,8 +126,43 @@ def test_it_is_in_the_support_matrix():
 
 
 # --- folding and strati-opt -----------------------------------------------------------------
-# To be added by the lead once the fold-constants pass and `strati-opt --load-plugin` exist:
-#   - fold-constants turns demo.softplus of a graph.constant into a graph.constant holding
-#     softplus_formula(value), through the registered "reference" alone;
-#   - `strati-opt --load-plugin tests/unit/plugins/custom_op.py` round-trips SOFTPLUS and
-#     lists demo.softplus in `--list-op-attrs`.
+
+
+def test_fold_constants_folds_it_through_its_reference():
+    from xdsl.context import Context
+
+    from strati.dense import numpy_from_dense
+    from strati.transforms.fold_constants import FoldConstantsPass
+
+    module = parse(
+        """
+func.func @f() -> tensor<3xf32> {
+  %c = graph.constant dense<[-2.000000e+00, 0.000000e+00, 3.000000e+00]> : tensor<3xf32>
+  %y = demo.softplus %c : tensor<3xf32>
+  func.return %y : tensor<3xf32>
+}
+"""
+    )
+    FoldConstantsPass().apply(Context(), module)
+    ops = [op.name for op in module.walk()]
+    assert "demo.softplus" not in ops and ops.count("graph.constant") == 1
+    (const,) = [op for op in module.walk() if op.name == "graph.constant"]
+    want = softplus_formula(np.array([-2.0, 0.0, 3.0], np.float32))
+    np.testing.assert_allclose(numpy_from_dense(const.value), want, rtol=1e-6)
+
+
+def test_strati_opt_loads_it_as_a_plugin(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    plugin = Path(__file__).parent / "plugins" / "custom_op.py"
+    opt = [sys.executable, "-m", "strati.tools.opt", "--load-plugin", str(plugin)]
+    source = tmp_path / "softplus.mlir"
+    source.write_text(SOFTPLUS)
+    printed = subprocess.run([*opt, str(source)], capture_output=True, text=True, check=True).stdout
+    assert "demo.softplus" in printed
+    again = subprocess.run([*opt, "-"], input=printed, capture_output=True, text=True, check=True).stdout
+    assert again == printed
+    table = subprocess.run([*opt, "--list-op-attrs"], capture_output=True, text=True, check=True).stdout
+    assert any(line.split()[:2] == ["demo.softplus", "x"] for line in table.splitlines())

@@ -368,7 +368,7 @@ BAD = [
     ("matmul", ["tensor<2x3xf32>", "tensor<3x5xf64>"], "tensor<2x5xf32>", "", "same element type"),
     ("matmul", ["tensor<2x3xf32>", "tensor<3x5xf32>"], "tensor<2x6xf32>", "", "does not match the inferred type tensor<2x5xf32>"),
     ("gemm", ["tensor<2x3xf32>", "tensor<4x5xf32>"], "tensor<2x5xf32>", "", "gemm contraction dimensions differ"),
-    ("gemm", ["tensor<2x3x1xf32>", "tensor<3x5xf32>"], "tensor<2x5xf32>", "", "gemm a must have rank 2"),
+    ("gemm", ["tensor<2x3x1xf32>", "tensor<3x5xf32>"], "tensor<2x5xf32>", "", "operand a must have rank 2, got tensor<2x3x1xf32>"),
     ("gemm", ["tensor<2x3xf32>", "tensor<3x5xf32>", "tensor<3x5xf32>"], "tensor<2x5xf32>", "", r"c of shape \[3x5\] does not broadcast"),
     ("gemm", ["tensor<2x3xi32>", "tensor<3x5xi32>"], "tensor<2x5xi32>", "", "floating-point"),
     ("conv2d", [X, "tensor<4x4x3x3xf32>"], "tensor<1x4x6x6xf32>", "", "input channels 3 do not match weight channels 4 x groups 1"),

@@ -31,7 +31,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation
 from xdsl.irdl import (
-    ConstraintContext,
+    VerificationContext,
     IRDLOperation,
     OptOperandDef,
     OptPropertyDef,
@@ -308,7 +308,7 @@ def describe(constraint: Any) -> str:
 
 def satisfies(constraint: Any, value: Attribute) -> bool:
     try:
-        constraint.verify(value, ConstraintContext())
+        constraint.verify(value, VerificationContext())
     except VerifyException:
         return False
     return True

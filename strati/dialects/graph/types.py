@@ -83,7 +83,8 @@ def normalize_axis(axis: int, rank: int, what: str = "axis") -> int:
 
 
 def normalize_axes(axes: Sequence[int], rank: int, what: str = "axes") -> tuple[int, ...]:
-    out = tuple(normalize_axis(a, rank, what[:-1] if what.endswith("s") else what) for a in axes)
+    singular = "axis" if what == "axes" else what.removesuffix("s")
+    out = tuple(normalize_axis(a, rank, singular) for a in axes)
     if len(set(out)) != len(out):
         raise VerifyException(f"{what} {list(axes)} repeat an axis")
     return out

@@ -21,7 +21,6 @@ from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import VerifyException
 
 from strati.dialects.graph.attrs.common import (
-    operand_element,
     operand_shape,
     require_float,
     require_same_element,
@@ -94,7 +93,9 @@ def require_unidirectional(shape: Shape, target: Shape, what: str, target_what: 
         d == 1 or d is None or t is None or d == t for d, t in zip(reversed(shape), reversed(target))
     )
     if not ok:
-        raise VerifyException(f"{what} of shape {_shape_text(shape)} does not broadcast to {target_what} {_shape_text(target)}")
+        raise VerifyException(
+            f"{what} of shape {_shape_text(shape)} does not broadcast to {target_what} {_shape_text(target)}"
+        )
 
 
 def require_vector(op: Operation, index: int, size: int | None, what: str) -> None:
@@ -127,9 +128,9 @@ def _known(shape: Shape) -> int:
 def infer_matmul(op: Operation) -> list[TensorType]:
     element = require_numeric(op, [0, 1])
     a, b = operand_shape(op, 0), operand_shape(op, 1)
-    for shape, name in ((a, "lhs"), (b, "rhs")):
+    for index, (shape, name) in enumerate(((a, "lhs"), (b, "rhs"))):
         if not shape:
-            raise VerifyException(f"matmul {name} must have rank at least 1, got a scalar")
+            raise VerifyException(f"{name} must have rank at least 1, got {op.operands[index].type}")
     k_a = a[-1]
     k_b = b[0] if len(b) == 1 else b[-2]
     if k_a is not None and k_b is not None and k_a != k_b:
@@ -174,9 +175,9 @@ def infer_gemm(op: Operation) -> list[TensorType]:
     a = operand_shape(op, 0)
     b = operand_shape(op, 1)
     if len(a) != 2:
-        raise VerifyException(f"gemm a must have rank 2, got {op.operands[0].type}")
+        raise VerifyException(f"operand a must have rank 2, got {op.operands[0].type}")
     if len(b) != 2:
-        raise VerifyException(f"gemm b must have rank 2, got {op.operands[1].type}")
+        raise VerifyException(f"operand b must have rank 2, got {op.operands[1].type}")
     k_a = a[0] if op.param("trans_a") else a[1]
     k_b = b[1] if op.param("trans_b") else b[0]
     if k_a is not None and k_b is not None and k_a != k_b:
@@ -397,9 +398,12 @@ def max_pool2d(op: Operation, x: np.ndarray) -> np.ndarray:
     return finish(op, windows(xp, out, kernel, strides, dilations).max(axis=(-2, -1)))
 
 
-def _window_counts(out: int, size: int, kernel: int, stride: int, pad_begin: int, pad_end: int, dilation: int, include_pad: bool) -> np.ndarray:
+def _window_counts(
+    out: int, size: int, kernel: int, stride: int, pads: tuple[int, int], dilation: int, include_pad: bool
+) -> np.ndarray:
     """How many taps of each window fall in the counted range: the input, plus the
     padding with ``include_pad`` (never the part of a ceil-mode window past the padding)."""
+    pad_begin, pad_end = pads
     taps = np.arange(out)[:, None] * stride - pad_begin + np.arange(kernel)[None, :] * dilation
     lo, hi = (-pad_begin, size + pad_end) if include_pad else (0, size)
     return ((taps >= lo) & (taps < hi)).sum(axis=1)
@@ -412,8 +416,8 @@ def avg_pool2d(op: Operation, x: np.ndarray) -> np.ndarray:
     xp, (oh, ow) = _padded_for_pool(op, x, 0)
     total = windows(xp, (oh, ow), kernel, strides, dilations).sum(axis=(-2, -1))
     include = bool(op.param("count_include_pad"))
-    ch = _window_counts(oh, x.shape[2], kernel[0], strides[0], pads[0], pads[2], dilations[0], include)
-    cw = _window_counts(ow, x.shape[3], kernel[1], strides[1], pads[1], pads[3], dilations[1], include)
+    ch = _window_counts(oh, x.shape[2], kernel[0], strides[0], (pads[0], pads[2]), dilations[0], include)
+    cw = _window_counts(ow, x.shape[3], kernel[1], strides[1], (pads[1], pads[3]), dilations[1], include)
     return finish(op, total / (ch[:, None] * cw[None, :]).astype(dtype))
 
 

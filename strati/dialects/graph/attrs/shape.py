@@ -284,7 +284,7 @@ def infer_pad(op: Operation) -> list[TensorType]:
     begins, ends, mode = _pad_params(op, len(src))
     value = op.param("value")
     element = operand_element(op, 0)
-    if mode == "constant" and not is_float(element) and value != int(value):
+    if mode == "constant" and not is_float(element) and not float(value).is_integer():
         raise VerifyException(f"pad value {value} is not an integer, but the tensor is {op.operands[0].type}")
     out: list[int | None] = []
     for axis, (dim, b, e) in enumerate(zip(src, begins, ends)):
