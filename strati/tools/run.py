@@ -92,13 +92,14 @@ def random_value(name: str, t, rng: np.random.Generator) -> np.ndarray:
 
 
 def summary(name: str, value: np.ndarray) -> str:
+    """``name: dtype[shape] [first values ...]  min .. max .. mean ..``."""
     flat = value.ravel()
-    head = np.array2string(flat[:6], precision=5, separator=", ", max_line_width=200)
-    more = f" ... ({flat.size} values)" if flat.size > 6 else ""
+    shown = ", ".join(f"{v:.6g}" if value.dtype.kind == "f" else str(v) for v in flat[:6])
+    more = f", ... ({flat.size} values)" if flat.size > 6 else ""
     stats = ""
     if value.size and value.dtype.kind in "fiu":
         stats = f"  min {value.min():.6g}  max {value.max():.6g}  mean {value.astype(np.float64).mean():.6g}"
-    return f"{name}: {value.dtype}{list(value.shape)} {head[:-1]}{']' if not more else ''}{more}{stats}"
+    return f"{name}: {value.dtype}{list(value.shape)} [{shown}{more}]{stats}"
 
 
 def run(argv: list[str] | None = None) -> int:

@@ -2,7 +2,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python -c "import numpy as np; np.save('%t/a.npy', np.array([[1], [2]], np.float32)); np.save('%t/b.npy', np.array([10, 20, 30], np.float32))"
 // RUN: strati-run %s --input a=%t/a.npy --input b=%t/b.npy --output-dir %t/out | filecheck %s
-// CHECK: output0: float32[2, 3] [11., 21., 31., 12., 22., 32.]
+// CHECK: output0: float32[2, 3] [11, 21, 31, 12, 22, 32]
 // CHECK: wrote 1 outputs to {{.*}}out/
 // RUN: %python -c "import numpy as np; r = np.load('%t/out/output0.npy'); assert (r == np.array([[11, 21, 31], [12, 22, 32]], np.float32)).all(), r"
 // Random inputs are reproducible from their seed.
