@@ -386,7 +386,7 @@ BAD = [
     ("conv2d", ["tensor<3x8x8xf32>", "tensor<4x3x3x3xf32>"], "tensor<4x6x6xf32>", "", "input must have rank 4"),
     ("conv2d", [X, "tensor<4x3x3x3xf32>"], "tensor<1x4x5x6xf32>", "", "does not match the inferred type tensor<1x4x6x6xf32>"),
     ("conv2d", ["tensor<1x3x8x8xi32>", "tensor<4x3x3x3xi32>"], "tensor<1x4x6x6xi32>", "", "floating-point"),
-    ("max_pool2d", [X], X, "", "kernel must be given"),
+    ("max_pool2d", [X], X, "", "needs the property .kernel."),
     ("max_pool2d", [X], X, "kernel = array<i64: 3, 3, 3>", "kernel must have 2 values, got 3"),
     ("max_pool2d", [X], X, "kernel = array<i64: 0, 3>", "kernel must be positive"),
     ("max_pool2d", [X], X, "kernel = array<i64: 2, 2>, pads = array<i64: 0, 2, 0, 0>", "pads must be smaller than the kernel, got left pad 2"),
@@ -406,7 +406,7 @@ BAD = [
     ("softmax", ["tensor<2x5xf32>"], "tensor<2x5xf32>", "axis = -3", "axis -3 is out of range for rank 2"),
     ("softmax", ["tensor<f32>"], "tensor<f32>", "", "input must have rank at least 1"),
     ("log_softmax", ["tensor<2x5xi32>"], "tensor<2x5xi32>", "", "floating-point"),
-    ("lrn", [X], X, "", "size must be given"),
+    ("lrn", [X], X, "", "needs the property .size."),
     ("lrn", [X], X, "size = 0", "size must be positive, got 0"),
     ("lrn", ["tensor<3xf32>"], "tensor<3xf32>", "size = 3", "input must have rank at least 2"),
 ]

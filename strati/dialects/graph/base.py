@@ -59,18 +59,20 @@ BoolAttr = IntegerAttr.constr(type=i1)
 # --- property declarations -------------------------------------------------------------
 
 
-def int_prop(default: int | None = None):
-    """An i64 property, written ``name = 3``."""
-    if default is None:
-        return opt_prop_def(IntegerAttr.constr(type=i64))
-    return prop_def(IntegerAttr.constr(type=i64), IntegerAttr(default, i64))
+def _prop(constraint, default: Attribute | None, optional: bool):
+    if default is not None:
+        return prop_def(constraint, default)
+    return opt_prop_def(constraint) if optional else prop_def(constraint)
 
 
-def float_prop(default: float | None = None):
+def int_prop(default: int | None = None, *, optional: bool = False):
+    """An i64 property, written ``name = 3``; required unless it has a default or is optional."""
+    return _prop(IntegerAttr.constr(type=i64), None if default is None else IntegerAttr(default, i64), optional)
+
+
+def float_prop(default: float | None = None, *, optional: bool = False):
     """A float property, written ``name = 1.0e-05`` (stored as f64)."""
-    if default is None:
-        return opt_prop_def(FloatAttr)
-    return prop_def(FloatAttr, FloatAttr(default, f64))
+    return _prop(FloatAttr, None if default is None else FloatAttr(default, f64), optional)
 
 
 def bool_prop(default: bool = False):
@@ -78,23 +80,20 @@ def bool_prop(default: bool = False):
     return prop_def(BoolAttr, IntegerAttr(int(default), i1))
 
 
-def ints_prop(default: Sequence[int] | None = None):
+def ints_prop(default: Sequence[int] | None = None, *, optional: bool = False):
     """A list of i64, written ``name = array<i64: 1, 2>``."""
-    if default is None:
-        return opt_prop_def(I64Array)
-    return prop_def(I64Array, DenseArrayBase.from_list(i64, list(default)))
+    value = None if default is None else DenseArrayBase.from_list(i64, list(default))
+    return _prop(I64Array, value, optional)
 
 
-def floats_prop():
-    """An optional list of f32, written ``name = array<f32: 2.0, 2.0>``."""
-    return opt_prop_def(F32Array)
+def floats_prop(*, optional: bool = False):
+    """A list of f32, written ``name = array<f32: 2.0, 2.0>``."""
+    return _prop(F32Array, None, optional)
 
 
-def str_prop(default: str | None = None):
+def str_prop(default: str | None = None, *, optional: bool = False):
     """A string property, written ``name = "reflect"``."""
-    if default is None:
-        return opt_prop_def(StringAttr)
-    return prop_def(StringAttr, StringAttr(default))
+    return _prop(StringAttr, None if default is None else StringAttr(default), optional)
 
 
 def py_value(attr: Attribute | None) -> Any:
@@ -151,8 +150,11 @@ class GraphOp(IRDLOperation):
                 parser.Delimiter.NONE, parser.parse_unresolved_operand
             )
         properties, attributes = parse_properties(cls, parser)
-        parser.parse_punctuation(":")
         types_pos = parser.pos
+        for name, prop in cls.get_irdl_definition().properties.items():
+            if name not in properties and prop.default_value is None and not isinstance(prop, OptPropertyDef):
+                parser.raise_error(f"'{cls.name}' op needs the property '{name}'", at_position=types_pos)
+        parser.parse_punctuation(":")
         if parser._current_token.kind == MLIRTokenKind.L_PAREN:
             operand_types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
             parser.parse_punctuation("->")

@@ -147,8 +147,8 @@ class ClipOp(UnaryOp):
     """x limited to [min, max]; an absent bound does not limit."""
 
     name = "graph.clip"
-    min = float_prop()
-    max = float_prop()
+    min = float_prop(optional=True)
+    max = float_prop(optional=True)
 
 
 @irdl_op_definition
@@ -328,7 +328,7 @@ class ReduceOp(GraphOp):
 
     input = operand_def(T)
     result = result_def(T)
-    axes = ints_prop()
+    axes = ints_prop(optional=True)
     keepdims = bool_prop(True)
     noop_with_empty_axes = bool_prop(False)
 
@@ -392,7 +392,7 @@ class TransposeOp(ShapeOp):
     """Permute dimensions (reverse them when ``perm`` is absent)."""
 
     name = "graph.transpose"
-    perm = ints_prop()
+    perm = ints_prop(optional=True)
 
 
 @irdl_op_definition
@@ -400,7 +400,7 @@ class SqueezeOp(ShapeOp):
     """Remove size-1 dimensions (``axes``, or all of them when absent)."""
 
     name = "graph.squeeze"
-    axes = ints_prop()
+    axes = ints_prop(optional=True)
 
 
 @irdl_op_definition
@@ -418,8 +418,8 @@ class SliceOp(ShapeOp):
     name = "graph.slice"
     starts = ints_prop()
     ends = ints_prop()
-    axes = ints_prop()
-    steps = ints_prop()
+    axes = ints_prop(optional=True)
+    steps = ints_prop(optional=True)
 
 
 @irdl_op_definition
@@ -448,7 +448,7 @@ class SplitOp(GraphOp):
     input = operand_def(T)
     outputs = var_result_def(T)
     axis = int_prop(0)
-    sizes = ints_prop()
+    sizes = ints_prop(optional=True)
 
 
 @irdl_op_definition
@@ -467,7 +467,7 @@ class ResizeOp(ShapeOp):
     """Nearest-neighbour resize to the result type's shape (ONNX Resize, mode nearest)."""
 
     name = "graph.resize"
-    scales = floats_prop()
+    scales = floats_prop(optional=True)
     coordinate_transformation_mode = str_prop("half_pixel")
     nearest_mode = str_prop("round_prefer_floor")
 

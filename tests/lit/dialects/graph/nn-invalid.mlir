@@ -372,7 +372,7 @@ func.func @case40(%a0: tensor<3x8x8xf32>) -> tensor<3x7x7xf32> {
 
 // max_pool2d: no kernel
 func.func @case41(%a0: tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32> {
-  // expected-error@+1 {{'graph.max_pool2d' op kernel must be given (2 values)}}
+  // expected-error@+1 {{'graph.max_pool2d' op needs the property 'kernel'}}
   %r = graph.max_pool2d %a0 : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
   func.return %r : tensor<1x3x8x8xf32>
 }
@@ -714,7 +714,7 @@ func.func @case78(%a0: tensor<3xf32>) -> tensor<3xf32> {
 
 // lrn: no size
 func.func @case79(%a0: tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32> {
-  // expected-error@+1 {{'graph.lrn' op size must be given}}
+  // expected-error@+1 {{'graph.lrn' op needs the property 'size'}}
   %r = graph.lrn %a0 : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
   func.return %r : tensor<1x3x8x8xf32>
 }
