@@ -7,7 +7,9 @@ pass failures point at the source line, as in MLIR.
 
 from __future__ import annotations
 
+import bisect
 import io
+import re
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
@@ -23,12 +25,19 @@ from strati.diagnostics import DiagnosticError, parse_diagnostic, verify_module
 class LocatingParser(Parser):
     """An xDSL parser that gives every op the location of its first token."""
 
+    def __init__(self, ctx: Context, text: str, name: str = "<unknown>"):
+        super().__init__(ctx, text, name)
+        self._filename = StringAttr(name)
+        # Offsets where lines start, so that a location costs a bisection, not a count from the top.
+        self._line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
     def parse_operation(self) -> Operation:
-        start = self._current_token.span
+        start = self._current_token.span.start
         op = super().parse_operation()
         if isinstance(op.location, UnknownLoc):
-            loc = start.get_location()
-            op.location = FileLineColLoc(StringAttr(loc.file), IntAttr(loc.line), IntAttr(loc.col))
+            line = bisect.bisect_right(self._line_starts, start)
+            column = start - self._line_starts[line - 1] + 1
+            op.location = FileLineColLoc(self._filename, IntAttr(line), IntAttr(column))
         return op
 
 
