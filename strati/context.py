@@ -20,7 +20,19 @@ def _graph() -> Dialect:
     return Graph
 
 
-_OURS: dict[str, Callable[[], Dialect]] = {"graph": _graph}
+def _tensor() -> Dialect:
+    from strati.dialects.tensor import Tensor
+
+    return Tensor
+
+
+def _loop() -> Dialect:
+    from strati.dialects.loop import Loop
+
+    return Loop
+
+
+_OURS: dict[str, Callable[[], Dialect]] = {"graph": _graph, "tensor": _tensor, "loop": _loop}
 _PLUGINS: dict[str, Callable[[], Dialect]] = {}
 
 

@@ -47,7 +47,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from strati import registry
-from strati.dialects.graph.types import types_compatible
+from strati.dialects.shapes import types_compatible
 
 I64Array = DenseArrayBase.constr(i64)
 F32Array = DenseArrayBase.constr(f32)

@@ -20,7 +20,7 @@ from xdsl.ir import Operation, SSAValue
 from strati import registry
 from strati.dense import to_dtype
 from strati.diagnostics import StratiError
-from strati.dialects.graph.types import shape_of
+from strati.dialects.shapes import shape_of
 
 
 def find_function(module: ModuleOp, entry: str | None = None) -> func.FuncOp:

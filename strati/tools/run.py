@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import TensorType
 
 from strati.dense import to_dtype
 from strati.diagnostics import DiagnosticError, StratiError, op_diagnostic
-from strati.dialects.graph.types import shape_of
+from strati.dialects.shapes import shape_of
 from strati.runtime.interpreter import Interpreter, argument_names, bind_inputs, find_function
 from strati.source import load_module
 from strati.tools.common import ToolError, fail, load_plugin, read_text

@@ -19,7 +19,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from strati import registry
 from strati.diagnostics import StratiError
-from strati.dialects.graph.types import types_compatible
+from strati.dialects.shapes import types_compatible
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from onnx import helper, numpy_helper
 
 from strati.dense import numpy_from_dense, to_dtype
 from strati.dialects.graph.ops import ConstantOp
-from strati.dialects.graph.types import shape_of
+from strati.dialects.shapes import shape_of
 from strati.runtime.interpreter import argument_names, find_function, run_function
 
 EXAMPLES = Path(__file__).parents[2] / "examples"

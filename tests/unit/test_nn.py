@@ -9,7 +9,7 @@ import pytest
 from helpers import one_op, parse, run_onnx, run_op
 
 from strati import registry
-from strati.dialects.graph.types import shape_of
+from strati.dialects.shapes import shape_of
 
 RNG = np.random.default_rng(0)
 F32 = dict(rtol=1e-4, atol=1e-5)

@@ -9,7 +9,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import VerifyException
 
 from strati.dense import to_dtype
-from strati.dialects.graph.types import Shape, element_of, is_float, num_elements, shape_of
+from strati.dialects.shapes import Shape, element_of, is_float, num_elements, shape_of
 from strati.registry import register_op_attr
 
 

@@ -19,7 +19,7 @@ from strati.dialects.graph.attrs.common import (
     require_same_element,
     result_dtype,
 )
-from strati.dialects.graph.types import broadcast_shapes, element_of, make_tensor
+from strati.dialects.shapes import broadcast_shapes, element_of, make_tensor
 from strati.registry import OpPattern, register_op_attr
 
 FLOAT_UNARY = ["exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "erf", "gelu", "leaky_relu"]

@@ -27,7 +27,7 @@ from strati.dialects.graph.attrs.common import (
     result_dtype,
     result_shape,
 )
-from strati.dialects.graph.types import (
+from strati.dialects.shapes import (
     Shape,
     broadcast_shapes,
     fmt,

@@ -26,7 +26,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from strati.diagnostics import StratiError
 from strati.dialects.graph.attrs.common import operand_element, operand_shape, register_all
-from strati.dialects.graph.types import is_float, is_int, make_tensor, normalize_axis, num_elements
+from strati.dialects.shapes import is_float, is_int, make_tensor, normalize_axis, num_elements
 from strati.registry import OpPattern, register_op_attr
 
 NUMERIC_REDUCTIONS = ["graph.reduce_sum", "graph.reduce_mean", "graph.reduce_prod"]

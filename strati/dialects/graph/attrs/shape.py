@@ -26,7 +26,7 @@ from strati.dialects.graph.attrs.common import (
     require_same_element,
     result_shape,
 )
-from strati.dialects.graph.types import Shape, fmt, is_float, is_int, make_tensor, num_elements
+from strati.dialects.shapes import Shape, fmt, is_float, is_int, make_tensor, num_elements
 from strati.registry import OpPattern, register_op_attr
 
 SHAPE_OPS = [

@@ -1,4 +1,4 @@
-"""Shapes with unknown dimensions, for type inference and verification.
+"""Shapes with unknown dimensions, for type inference and verification at every level.
 
 A shape is a tuple of ints where ``None`` is a dynamic dimension (``?`` in the
 IR, ``DYNAMIC_INDEX`` in xDSL).

@@ -1,0 +1,10 @@
+"""The loop dialect: loop nests with schedule annotations over memref buffers (level 3)."""
+
+from xdsl.ir import Dialect
+
+from strati.dialects.loop import ops
+from strati.dialects.loop.ops import ALL_OPS
+
+Loop = Dialect("loop", ALL_OPS, [])
+
+__all__ = ["Loop", "ops"]

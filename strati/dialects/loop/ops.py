@@ -1,0 +1,170 @@
+"""The loop dialect (level 3): loop nests over index ranges, on builtin memref buffers.
+
+Buffers are builtin ``memref`` values; elements move with upstream ``memref.load``
+and ``memref.store``, buffers come from ``memref.alloc``; scalar work is ``arith``
+and ``math``.  What this dialect adds is the loop and its schedule, which later
+passes read and set:
+
+    loop.for %i = %c0 to %c64 step %c1 {parallel = true, vector_width = 8, unroll = 2} {
+      ...
+    }
+
+``parallel``: iterations are independent (may run on several cores);
+``vector_width``: the innermost loop is to be executed that many lanes at a time;
+``unroll``: the body is to be replicated that many times.  ``loop.view`` gives a
+buffer another row-major shape without moving data (reshape).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, i1, i64
+from xdsl.ir import Block, Region, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import (
+    HasParent,
+    IsTerminator,
+    NoMemoryEffect,
+    Pure,
+    RecursiveMemoryEffect,
+    SingleBlockImplicitTerminator,
+)
+from xdsl.utils.exceptions import VerifyException
+
+from strati.dialects.uniform import parse_properties, print_properties
+
+BoolAttr = IntegerAttr.constr(type=i1)
+I64Attr = IntegerAttr.constr(type=i64)
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """Ends a loop body (implicit in the custom syntax)."""
+
+    name = "loop.yield"
+    traits = traits_def(IsTerminator(), Pure())
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class ForOp(IRDLOperation):
+    """``for i in range(lb, ub, step)`` with a schedule."""
+
+    name = "loop.for"
+    lb = operand_def(IndexType())
+    ub = operand_def(IndexType())
+    step = operand_def(IndexType())
+    parallel = prop_def(BoolAttr, IntegerAttr(0, i1))
+    vector_width = prop_def(I64Attr, IntegerAttr(1, i64))
+    unroll = prop_def(I64Attr, IntegerAttr(1, i64))
+    body = region_def("single_block")
+    traits = traits_def(SingleBlockImplicitTerminator(YieldOp), RecursiveMemoryEffect())
+
+    def __init__(
+        self,
+        lb: SSAValue,
+        ub: SSAValue,
+        step: SSAValue,
+        body: Region | None = None,
+        *,
+        parallel: bool = False,
+        vector_width: int = 1,
+        unroll: int = 1,
+    ):
+        if body is None:
+            body = Region(Block([YieldOp()], arg_types=[IndexType()]))
+        super().__init__(
+            operands=[lb, ub, step],
+            regions=[body],
+            properties={
+                "parallel": IntegerAttr(int(parallel), i1),
+                "vector_width": IntegerAttr(vector_width, i64),
+                "unroll": IntegerAttr(unroll, i64),
+            },
+        )
+
+    @property
+    def induction_var(self) -> SSAValue:
+        return self.body.block.args[0]
+
+    @property
+    def is_parallel(self) -> bool:
+        return bool(self.parallel.value.data)
+
+    def verify_(self) -> None:
+        args = self.body.block.args
+        if len(args) != 1 or not isinstance(args[0].type, IndexType):
+            raise VerifyException("the body must take exactly one index argument, the induction variable")
+        for name in ("vector_width", "unroll"):
+            if getattr(self, name).value.data < 1:
+                raise VerifyException(f"{name} must be at least 1")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_block_argument(self.induction_var, print_type=False)
+        printer.print_string(" = ")
+        printer.print_operand(self.lb)
+        printer.print_string(" to ")
+        printer.print_operand(self.ub)
+        printer.print_string(" step ")
+        printer.print_operand(self.step)
+        print_properties(self, printer)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False, print_block_terminators=False)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ForOp:
+        index = IndexType()
+        iv = parser.parse_argument(expect_type=False)
+        parser.parse_punctuation("=")
+        lb = parser.resolve_operand(parser.parse_unresolved_operand(), index)
+        parser.parse_characters("to")
+        ub = parser.resolve_operand(parser.parse_unresolved_operand(), index)
+        parser.parse_characters("step")
+        step = parser.resolve_operand(parser.parse_unresolved_operand(), index)
+        properties, attributes = parse_properties(cls, parser)
+        body = parser.parse_region((iv.resolve(index),))
+        if not body.block.ops or not isinstance(body.block.last_op, YieldOp):
+            body.block.add_op(YieldOp())
+        op = cls.build(operands=[lb, ub, step], regions=[body], properties=properties, attributes=attributes)
+        for name, d in cls.get_irdl_definition().properties.items():
+            if name not in op.properties and d.default_value is not None:
+                op.properties[name] = d.default_value
+        return op
+
+
+@irdl_op_definition
+class ViewOp(IRDLOperation):
+    """The same buffer read in another row-major shape with the same number of elements."""
+
+    name = "loop.view"
+    source = operand_def(MemRefType)
+    result = result_def(MemRefType)
+    traits = traits_def(NoMemoryEffect())
+    assembly_format = "$source attr-dict `:` type($source) `to` type($result)"
+
+    def __init__(self, source: SSAValue, result_type: MemRefType):
+        super().__init__(operands=[source], result_types=[result_type])
+
+    def verify_(self) -> None:
+        import math
+
+        a, b = self.source.type, self.result.type
+        assert isinstance(a, MemRefType) and isinstance(b, MemRefType)
+        if a.get_element_type() != b.get_element_type():
+            raise VerifyException("a view cannot change the element type")
+        if math.prod(a.get_shape()) != math.prod(b.get_shape()):
+            raise VerifyException(f"{a} and {b} have different numbers of elements")
+
+
+ALL_OPS = [ForOp, YieldOp, ViewOp]
