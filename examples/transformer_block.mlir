@@ -1,6 +1,6 @@
 builtin.module {
   func.func @encoder_block(%x: tensor<1x8x16xf32>, %ln1_g: tensor<16xf32>, %ln1_b: tensor<16xf32>, %wq: tensor<16x16xf32>, %wk: tensor<16x16xf32>, %wv: tensor<16x16xf32>, %wo: tensor<16x16xf32>, %bo: tensor<16xf32>, %ln2_g: tensor<16xf32>, %ln2_b: tensor<16xf32>, %w1: tensor<16x32xf32>, %b1: tensor<32xf32>, %w2: tensor<32x16xf32>, %b2: tensor<16xf32>) -> tensor<1x8x16xf32> {
-    %scale = graph.constant dense<0.353553414> : tensor<f32>
+    %scale = graph.constant dense<3.535534e-01> : tensor<f32>
     %ln1 = graph.layer_norm %x, %ln1_g, %ln1_b : (tensor<1x8x16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<1x8x16xf32>
     %q = graph.matmul %ln1, %wq : (tensor<1x8x16xf32>, tensor<16x16xf32>) -> tensor<1x8x16xf32>
     %k = graph.matmul %ln1, %wk : (tensor<1x8x16xf32>, tensor<16x16xf32>) -> tensor<1x8x16xf32>

@@ -1,4 +1,5 @@
-"""Numpy arrays <-> builtin dense attributes and element types, without per-element Python loops."""
+"""Numpy arrays <-> builtin dense attributes and element types, without per-element Python loops;
+and printing dense float attributes so that they read back exactly."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from xdsl.dialects.builtin import (
     i1,
 )
 from xdsl.ir import Attribute
+from xdsl.printer import Printer
 
 _SIGNED = {8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}
 _UNSIGNED = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
@@ -83,3 +85,32 @@ def numpy_from_dense(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
     if values.size != count:
         raise ValueError(f"dense attribute holds {values.size} elements, its type {attr.type} needs {count}")
     return values.reshape(shape)
+
+
+def print_dense(printer: Printer, value: DenseIntOrFPElementsAttr) -> None:
+    """Floats print in decimal (7 significant digits) when every value reads back exactly,
+    otherwise as hex bytes; xDSL's own printer keeps only 6 digits and so can change values."""
+    try:
+        array = numpy_from_dense(value)
+    except TypeError:  # an element type numpy lacks (bf16): xDSL prints it
+        Printer.print_attribute(printer, value)
+        return
+    if array.dtype.kind != "f" or array.size == 0:
+        Printer.print_attribute(printer, value)
+        return
+    text = np.char.mod("%.6e", array.astype(np.float64))
+    exact = np.all(np.isfinite(array)) and np.array_equal(text.astype(np.float64).astype(array.dtype), array)
+    if not exact or array.size > 100:
+        data = np.ascontiguousarray(array).astype(array.dtype.newbyteorder("<")).tobytes()
+        printer.print_string(f'dense<"0x{data.hex().upper()}"> : ')
+    elif np.all(array == array.flat[0]):
+        printer.print_string(f"dense<{text.flat[0]}> : ")
+    else:
+        printer.print_string(f"dense<{_nested(text)}> : ")
+    printer.print_attribute(value.type)
+
+
+def _nested(text: np.ndarray) -> str:
+    if text.ndim == 0:
+        return str(text)
+    return "[" + ", ".join(_nested(t) for t in text) + "]"

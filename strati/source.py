@@ -12,13 +12,14 @@ import io
 import re
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError
 
 from strati.context import make_context
+from strati.dense import print_dense
 from strati.diagnostics import DiagnosticError, parse_diagnostic, verify_module
 
 
@@ -57,8 +58,18 @@ def load_module(text: str, filename: str, allow_unregistered: bool = False) -> M
     return module
 
 
+class StratiPrinter(Printer):
+    """xDSL's printer, but dense float attributes print exactly (in the generic form too)."""
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        if isinstance(attribute, DenseIntOrFPElementsAttr):
+            print_dense(self, attribute)
+        else:
+            super().print_attribute(attribute)
+
+
 def module_text(module: Operation, generic: bool = False, locations: bool = False) -> str:
     out = io.StringIO()
-    Printer(stream=out, print_generic_format=generic, print_debuginfo=locations).print_op(module)
+    StratiPrinter(stream=out, print_generic_format=generic, print_debuginfo=locations).print_op(module)
     out.write("\n")
     return out.getvalue()

@@ -14,6 +14,7 @@ type.  Properties that hold their default value are not printed.  Keys with a do
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -340,7 +341,7 @@ def print_value(printer: Printer, value: Attribute) -> None:
     if isinstance(value, IntegerAttr) and value.type in (i64, i1):
         v = value.value.data
         printer.print_string(("true" if v else "false") if value.type == i1 else str(v))
-    elif isinstance(value, FloatAttr) and value.type == f64:
+    elif isinstance(value, FloatAttr) and value.type == f64 and math.isfinite(value.value.data):
         printer.print_string(float_literal(value.value.data))
     else:
         printer.print_attribute(value)
@@ -349,8 +350,6 @@ def print_value(printer: Printer, value: Attribute) -> None:
 def float_literal(x: float) -> str:
     """A float in MLIR syntax that reads back as the same double."""
     text = repr(float(x))
-    if text in ("inf", "-inf", "nan"):
-        raise ValueError(f"{text} cannot be written as a float property")
     if "." not in text:
         mantissa, _, exponent = text.partition("e")
         text = mantissa + ".0" + ("e" + exponent if exponent else "")

@@ -23,6 +23,8 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import ConstantLike, Pure
 
+from strati.dense import print_dense
+
 from strati.dialects.graph.base import (
     GraphOp,
     bool_prop,
@@ -31,7 +33,6 @@ from strati.dialects.graph.base import (
     int_prop,
     ints_prop,
     parse_properties,
-    print_properties,
     str_prop,
 )
 
@@ -55,7 +56,10 @@ class ConstantOp(GraphOp, HasFolderInterface):
 
     @classmethod
     def parse(cls, parser: Parser) -> ConstantOp:
-        _, attributes = parse_properties(cls, parser)
+        pos = parser.pos
+        properties, attributes = parse_properties(cls, parser)
+        if properties:
+            parser.raise_error("graph.constant takes its value after the braces, not as 'value = ...'", pos, parser.pos)
         pos = parser.pos
         value = parser.parse_attribute()
         if not isinstance(value, DenseIntOrFPElementsAttr):
@@ -66,27 +70,10 @@ class ConstantOp(GraphOp, HasFolderInterface):
 
     def print(self, printer: Printer) -> None:
         if self.attributes:
-            print_properties(self, printer)
+            printer.print_string(" ")
+            printer.print_attr_dict(self.attributes)
         printer.print_string(" ")
         print_dense(printer, self.value)
-
-
-def print_dense(printer: Printer, value: DenseIntOrFPElementsAttr) -> None:
-    """Print decimally when that reads back exactly, as hex otherwise (xDSL prints 7 digits)."""
-    import numpy as np
-
-    from strati.dense import numpy_from_dense
-
-    array = numpy_from_dense(value)
-    if array.dtype.kind == "f" and array.size:
-        text = np.char.mod("%.6e", array.astype(np.float64).ravel())
-        exact = np.array_equal(text.astype(np.float64).astype(array.dtype), array.ravel(), equal_nan=True)
-        if not exact or not np.all(np.isfinite(array)):
-            data = np.ascontiguousarray(array).astype(array.dtype.newbyteorder("<")).tobytes()
-            printer.print_string(f'dense<"0x{data.hex().upper()}"> : ')
-            printer.print_attribute(value.type)
-            return
-    printer.print_attribute(value)
 
 
 # --- elementwise -----------------------------------------------------------------------
