@@ -280,6 +280,7 @@ func.func @bug_constant_attribute() -> tensor<2xf32> {
 
 // Regression: values that need 7 digits (1234567.0) changed on the round trip through xDSL's
 // 6-digit printer; they print exactly now.
+// CHECK-LABEL: func.func @bug_constant_seven_digits(
 func.func @bug_constant_seven_digits() -> tensor<2xf32> {
   // CHECK-NEXT: [[C:%.*]] = graph.constant dense<{{(\[1.234567e\+06, 1.000000e\+00\])|("0x38B496490000803F")}}> : tensor<2xf32>
   %c = graph.constant dense<[1234567.0, 1.0]> : tensor<2xf32>
@@ -291,6 +292,7 @@ func.func @bug_constant_seven_digits() -> tensor<2xf32> {
 
 // Regression: in the generic form, xDSL printed 16777216.0, NaN and -inf as bit patterns that
 // read back as integers; strati's printer writes such constants as hex bytes.
+// CHECK-LABEL: func.func @bug_constant_generic_hex(
 func.func @bug_constant_generic_hex() -> tensor<3xf32> {
   // CHECK-NEXT: [[C:%.*]] = graph.constant dense<"0x0000804B0000C07F000080FF"> : tensor<3xf32>
   %c = graph.constant dense<"0x0000804B0000C07F000080FF"> : tensor<3xf32>
@@ -299,6 +301,7 @@ func.func @bug_constant_generic_hex() -> tensor<3xf32> {
 }
 
 // Regression: a non-finite float property printed a traceback; it prints as a hex float.
+// CHECK-LABEL: func.func @bug_float_property_inf(
 func.func @bug_float_property_inf(%x: tensor<4xf32>) -> tensor<4xf32> {
   // CHECK-NEXT: [[C:%.*]] = graph.clip {{%.*}} {min = 0.0, max = {{0x7[fF][fF]0000000000000}} : f64} : tensor<4xf32>
   %c = graph.clip %x {min = 0, max = 0x7FF0000000000000 : f64} : tensor<4xf32>
@@ -308,6 +311,7 @@ func.func @bug_float_property_inf(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // Regression: a bf16 constant (numpy has no bf16) printed a traceback; xDSL prints it.
 // bf16 1.0 = 0x3F80, 0.1 = 0x3DCD.
+// CHECK-LABEL: func.func @bug_constant_bf16(
 func.func @bug_constant_bf16() -> tensor<2xbf16> {
   // CHECK-NEXT: [[C:%.*]] = graph.constant dense<{{(\[1.000000e\+00, 1.000980e-01\])|("0x803FCD3D")}}> : tensor<2xbf16>
   %c = graph.constant dense<[1.0, 0.1]> : tensor<2xbf16>
