@@ -72,6 +72,15 @@ def load_plugin(spec: str) -> None:
         raise ToolError(f"cannot load plug-in '{spec}': {type(err).__name__}: {err}") from None
 
 
+def internal_error(tool: str, err: Exception) -> int:
+    """A bug in strati: one line naming it; STRATI_TRACEBACK=1 shows the traceback."""
+    if os.environ.get("STRATI_TRACEBACK"):
+        import traceback
+
+        traceback.print_exception(err)
+    return fail(tool, f"internal error: {type(err).__name__}: {err} (set STRATI_TRACEBACK=1 for the traceback)")
+
+
 def fail(tool: str, message: str) -> int:
     print(f"{tool}: error: {message}", file=sys.stderr)
     return 1

@@ -23,7 +23,7 @@ from strati.diagnostics import DiagnosticError, StratiError, op_diagnostic
 from strati.dialects.shapes import shape_of
 from strati.runtime.interpreter import Interpreter, argument_names, bind_inputs, find_function
 from strati.source import load_module
-from strati.tools.common import ToolError, fail, load_plugin, read_text
+from strati.tools.common import ToolError, fail, internal_error, load_plugin, read_text
 
 TOOL = "strati-run"
 
@@ -149,6 +149,8 @@ def main(argv: list[str] | None = None) -> None:
         code = 1
     except BrokenPipeError:
         code = 0
+    except Exception as err:  # noqa: BLE001 - a bug in strati: one line, the traceback on request
+        code = internal_error(TOOL, err)
     sys.exit(code)
 
 

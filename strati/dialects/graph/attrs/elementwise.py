@@ -23,7 +23,8 @@ from strati.dialects.shapes import broadcast_shapes, element_of, make_tensor
 from strati.registry import OpPattern, register_op_attr
 
 FLOAT_UNARY = ["exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "erf", "gelu", "leaky_relu"]
-ANY_UNARY = ["neg", "abs", "relu", "clip", "identity", "dropout"]
+NUMERIC_UNARY = ["neg", "abs", "relu", "clip"]
+ANY_UNARY = ["identity", "dropout"]
 ARITH_BINARY = ["add", "sub", "mul", "div", "pow", "maximum", "minimum"]
 COMPARE = ["equal", "less", "greater"]
 
@@ -39,6 +40,18 @@ def infer_same(op: Operation) -> list[TensorType]:
     return [op.operands[0].type]
 
 
+def require_numeric(op: Operation, indices) -> None:
+    """Arithmetic is not defined on i1 (numpy and ONNX refuse it too)."""
+    for i in indices:
+        if operand_element(op, i) == i1:
+            raise VerifyException(f"expects a numeric tensor, got {op.operands[i].type}")
+
+
+def infer_numeric_same(op: Operation) -> list[TensorType]:
+    require_numeric(op, [0])
+    return [op.operands[0].type]
+
+
 def infer_float_same(op: Operation) -> list[TensorType]:
     require_float(op)
     return [op.operands[0].type]
@@ -46,6 +59,7 @@ def infer_float_same(op: Operation) -> list[TensorType]:
 
 def infer_broadcast(op: Operation) -> list[TensorType]:
     indices = range(len(op.operands))
+    require_numeric(op, indices)
     element = operand_element(op, 0) if op.name == "graph.pow" else require_same_element(op, indices)
     shape = broadcast_shapes(*(operand_shape(op, i) for i in indices))
     return [make_tensor(shape, element)]
@@ -79,13 +93,21 @@ def infer_clip(op: Operation) -> list[TensorType]:
     lo, hi = op.param("min"), op.param("max")
     if lo is not None and hi is not None and lo > hi:
         raise VerifyException(f"min {lo} is greater than max {hi}")
+    return infer_numeric_same(op)
+
+
+def infer_dropout(op: Operation) -> list[TensorType]:
+    if not 0 <= op.param("ratio") < 1:
+        raise VerifyException(f"ratio must be in [0, 1), got {op.param('ratio')}")
     return infer_same(op)
 
 
-register_all(_names(FLOAT_UNARY), "infer_type", infer_float_same)
-register_all(_names(ANY_UNARY), "infer_type", infer_same)
-register_op_attr("graph.gelu", "infer_type", infer_gelu, level=11)
-register_op_attr("graph.clip", "infer_type", infer_clip, level=11)
+register_all([n for n in _names(FLOAT_UNARY) if n != "graph.gelu"], "infer_type", infer_float_same)
+register_all(["graph.neg", "graph.abs", "graph.relu"], "infer_type", infer_numeric_same)
+register_op_attr("graph.identity", "infer_type", infer_same)
+register_op_attr("graph.dropout", "infer_type", infer_dropout)
+register_op_attr("graph.gelu", "infer_type", infer_gelu)
+register_op_attr("graph.clip", "infer_type", infer_clip)
 register_op_attr("graph.cast", "infer_type", infer_cast)
 register_all(_names(ARITH_BINARY), "infer_type", infer_broadcast)
 register_all(_names(COMPARE), "infer_type", infer_compare)
@@ -181,13 +203,12 @@ register_op_attr("graph.constant", "reference", lambda op: numpy_from_dense(op.v
 
 # --- pattern and flops -----------------------------------------------------------------
 
-register_all(_names(FLOAT_UNARY + ANY_UNARY) + ["graph.cast"], "pattern", OpPattern.ELEMWISE)
+register_all(_names(FLOAT_UNARY + NUMERIC_UNARY + ANY_UNARY) + ["graph.cast"], "pattern", OpPattern.ELEMWISE)
 register_all(_names(ARITH_BINARY + COMPARE) + ["graph.where"], "pattern", OpPattern.BROADCAST)
 register_op_attr("graph.constant", "pattern", OpPattern.OPAQUE)
 
-register_all(_names(FLOAT_UNARY + ANY_UNARY + ARITH_BINARY + COMPARE), "flops", flops_per_result_element(1))
-register_all(["graph.cast", "graph.where", "graph.identity", "graph.dropout"], "flops", lambda op: 0)
+# One flop per result element; GELU and sigmoid cost several; data movement none.
+_FLOPS_PER_ELEMENT = {"gelu": 8, "sigmoid": 4, "cast": 0, "where": 0, "identity": 0, "dropout": 0}
+for _name in FLOAT_UNARY + NUMERIC_UNARY + ANY_UNARY + ARITH_BINARY + COMPARE + ["cast", "where"]:
+    register_op_attr(f"graph.{_name}", "flops", flops_per_result_element(_FLOPS_PER_ELEMENT.get(_name, 1)))
 register_op_attr("graph.constant", "flops", lambda op: 0)
-# Transcendentals and GELU cost several operations per element; counted as a few flops.
-register_op_attr("graph.gelu", "flops", flops_per_result_element(8), level=11)
-register_op_attr("graph.sigmoid", "flops", flops_per_result_element(4), level=11)

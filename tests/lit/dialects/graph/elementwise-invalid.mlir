@@ -649,3 +649,27 @@ func.func @case71() {
   %r = graph.constant {value = dense<1.0> : tensor<f32>} dense<2.0> : tensor<f32>
   func.return
 }
+
+// -----
+
+func.func @bool_arithmetic(%a: tensor<4xi1>) {
+  // expected-error@+1 {{'graph.add' op expects a numeric tensor, got tensor<4xi1>}}
+  %r = graph.add %a, %a : tensor<4xi1>
+  func.return
+}
+
+// -----
+
+func.func @bool_neg(%a: tensor<4xi1>) {
+  // expected-error@+1 {{'graph.neg' op expects a numeric tensor, got tensor<4xi1>}}
+  %r = graph.neg %a : tensor<4xi1>
+  func.return
+}
+
+// -----
+
+func.func @dropout_ratio(%a: tensor<4xf32>) {
+  // expected-error@+1 {{'graph.dropout' op ratio must be in [0, 1), got 1.5}}
+  %r = graph.dropout %a {ratio = 1.5} : tensor<4xf32>
+  func.return
+}
