@@ -20,7 +20,14 @@ def _infer_shapes():
     return InferShapesPass
 
 
+def _convert_graph_to_tensor():
+    from strati.transforms.convert_graph_to_tensor import ConvertGraphToTensorPass
+
+    return ConvertGraphToTensorPass
+
+
 STRATI_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "convert-graph-to-tensor": _convert_graph_to_tensor,
     "fold-constants": _fold_constants,
     "infer-shapes": _infer_shapes,
 }

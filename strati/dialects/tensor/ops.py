@@ -127,7 +127,7 @@ class GenericOp(IRDLOperation):
             if len(m.results) != _rank(value.type):
                 raise VerifyException(f"indexing map #{i} {m} has {len(m.results)} results for an operand of rank {_rank(value.type)}")
         for j, m in enumerate(maps[len(self.inputs) :]):
-            if not m.is_projected_permutation() or any(
+            if not m.is_projected_permutation(allow_zero_in_results=True) or any(
                 kinds[e.position] == REDUCTION for e in m.results if isinstance(e, AffineDimExpr)
             ):
                 raise VerifyException(f"output map {m} must be a projected permutation of parallel loops")

@@ -7,3 +7,4 @@ fusion kind) and ``flops``.
 """
 
 from strati.dialects.graph.attrs import elementwise, nn, reduce, shape  # noqa: F401
+from strati.dialects.graph import lowering  # noqa: F401,E402

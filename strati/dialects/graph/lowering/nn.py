@@ -1,0 +1,1 @@
+"""The lower attributes of the nn ops (filled in by a later change)."""

@@ -1,0 +1,152 @@
+"""Building tensor-level IR: what every ``lower`` attribute uses.
+
+A :class:`TensorBuilder` inserts ops before a given op.  ``generic`` builds a
+``tensor.generic`` whose body is written as a Python function over the block's
+arguments, with :mod:`strati.dialects.tensor.scalar` for the arithmetic;
+``elementwise`` and ``reduce`` compute the indexing maps (numpy broadcasting made
+explicit, reduced axes) so that most lowerings are a few lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from xdsl.builder import ImplicitBuilder
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from strati.dialects.tensor import scalar
+from strati.dialects.tensor.ops import (
+    PARALLEL,
+    REDUCTION,
+    EmptyOp,
+    FillOp,
+    GenericOp,
+    YieldOp,
+    generic_body,
+)
+
+BodyFn = Callable[..., SSAValue | Sequence[SSAValue]]
+
+
+def element_type(value: SSAValue | Attribute) -> Attribute:
+    t = value.type if isinstance(value, SSAValue) else value
+    return t.get_element_type() if isinstance(t, TensorType) else t
+
+
+def shape(value: SSAValue) -> tuple[int, ...]:
+    assert isinstance(value.type, TensorType), value.type
+    return tuple(value.type.get_shape())
+
+
+def dims(n: int) -> list[AffineExpr]:
+    return [AffineDimExpr(i) for i in range(n)]
+
+
+def broadcast_map(operand_shape: Sequence[int], out_shape: Sequence[int]) -> AffineMap:
+    """The map from the output's iteration space to a numpy-broadcast operand."""
+    offset = len(out_shape) - len(operand_shape)
+    results: list[AffineExpr] = []
+    for i, n in enumerate(operand_shape):
+        out_n = out_shape[offset + i]
+        results.append(AffineConstantExpr(0) if n == 1 and out_n != 1 else AffineDimExpr(offset + i))
+    return AffineMap(len(out_shape), 0, tuple(results))
+
+
+class TensorBuilder:
+    """Creates ops before ``anchor`` (the op being lowered)."""
+
+    def __init__(self, anchor: Operation):
+        self.anchor = anchor
+        self.created: list[Operation] = []
+
+    def insert(self, op: Operation) -> Operation:
+        Rewriter.insert_op(op, InsertPoint.before(self.anchor))
+        op.location = self.anchor.location
+        self.created.append(op)
+        return op
+
+    # -- values
+
+    def constant(self, value: float | int | bool, t: Attribute) -> SSAValue:
+        """A scalar ``arith.constant`` outside any body."""
+        block = self.anchor.parent_block()
+        assert block is not None
+        with ImplicitBuilder(block):
+            result = scalar.const(value, t)
+        op = result.owner
+        assert isinstance(op, Operation)
+        op.detach()
+        self.insert(op)
+        return result
+
+    def dense(self, attr: DenseIntOrFPElementsAttr) -> SSAValue:
+        """A tensor constant: ``arith.constant dense<...> : tensor<...>``."""
+        return self.insert(arith.ConstantOp(attr, attr.type)).results[0]
+
+    def empty(self, t: TensorType) -> SSAValue:
+        return self.insert(EmptyOp(t)).results[0]
+
+    def filled(self, value: float | int | bool, t: TensorType) -> SSAValue:
+        """A tensor of type ``t`` with every element ``value``."""
+        v = self.constant(value, t.get_element_type())
+        return self.insert(FillOp.build(operands=[v, self.empty(t)], result_types=[t])).results[0]
+
+    # -- structured ops
+
+    def generic(
+        self,
+        inputs: Sequence[SSAValue],
+        inits: Sequence[SSAValue],
+        maps: Sequence[AffineMap],
+        kinds: Sequence[str],
+        body: BodyFn,
+    ) -> list[SSAValue]:
+        """``tensor.generic``; ``body(*input_elements, *output_elements)`` returns the yielded values."""
+        region, block = generic_body([element_type(v) for v in [*inputs, *inits]])
+        with ImplicitBuilder(block):
+            yielded = body(*block.args)
+            values = [yielded] if isinstance(yielded, SSAValue) else list(yielded)
+            YieldOp(*values)
+        op = GenericOp(inputs, inits, maps, kinds, region)
+        return list(self.insert(op).results)
+
+    def elementwise(self, inputs: Sequence[SSAValue], result_type: TensorType, body: BodyFn) -> SSAValue:
+        """One result element from the (numpy-broadcast) input elements: ``body(*elements)``."""
+        out_shape = tuple(result_type.get_shape())
+        maps = [
+            broadcast_map(shape(v), out_shape) if isinstance(v.type, TensorType) else AffineMap(len(out_shape), 0, ())
+            for v in inputs
+        ]
+        maps.append(AffineMap.identity(len(out_shape)))
+        init = self.empty(result_type)
+        (result,) = self.generic(inputs, [init], maps, [PARALLEL] * len(out_shape), lambda *a: body(*a[:-1]))
+        return result
+
+    def reduce(
+        self,
+        x: SSAValue,
+        axes: Sequence[int],
+        keepdims: bool,
+        init: float | int,
+        combine: Callable[[SSAValue, SSAValue], SSAValue],
+        result_type: TensorType | None = None,
+    ) -> SSAValue:
+        """``combine(accumulator, element)`` over ``axes`` starting from ``init``."""
+        in_shape = shape(x)
+        axes = sorted(a % len(in_shape) for a in axes) if in_shape else []
+        kinds = [REDUCTION if i in axes else PARALLEL for i in range(len(in_shape))]
+        out_dims = [
+            (AffineConstantExpr(0) if keepdims else None) if i in axes else AffineDimExpr(i) for i in range(len(in_shape))
+        ]
+        out_exprs = [e for e in out_dims if e is not None]
+        out_shape = [1 if i in axes else n for i, n in enumerate(in_shape) if keepdims or i not in axes]
+        if result_type is None:
+            result_type = TensorType(element_type(x), out_shape)
+        acc = self.filled(init, result_type)
+        maps = [AffineMap.identity(len(in_shape)), AffineMap(len(in_shape), 0, tuple(out_exprs))]
+        (result,) = self.generic([x], [acc], maps, kinds, lambda e, a: combine(a, e))
+        return result
