@@ -5,9 +5,11 @@ and ``memref.store``, buffers come from ``memref.alloc``; scalar work is ``arith
 and ``math``.  What this dialect adds is the loop and its schedule, which later
 passes read and set:
 
-    loop.for %i = %c0 to %c64 step %c1 {parallel = true, vector_width = 8, unroll = 2} {
+    loop.for %i = %c0 to %c64 step %c1 {
       ...
-    }
+    } {parallel = true, vector_width = 8, unroll = 2}
+
+(the schedule follows the body, as the attributes of ``scf.for`` do in MLIR)
 
 ``parallel``: iterations are independent (may run on several cores);
 ``vector_width``: the innermost loop is to be executed that many lanes at a time;
@@ -118,9 +120,9 @@ class ForOp(IRDLOperation):
         printer.print_operand(self.ub)
         printer.print_string(" step ")
         printer.print_operand(self.step)
-        print_properties(self, printer)
         printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False, print_block_terminators=False)
+        print_properties(self, printer)
 
     @classmethod
     def parse(cls, parser: Parser) -> ForOp:
@@ -132,8 +134,8 @@ class ForOp(IRDLOperation):
         ub = parser.resolve_operand(parser.parse_unresolved_operand(), index)
         parser.parse_characters("step")
         step = parser.resolve_operand(parser.parse_unresolved_operand(), index)
-        properties, attributes = parse_properties(cls, parser)
         body = parser.parse_region((iv.resolve(index),))
+        properties, attributes = parse_properties(cls, parser)
         if not body.block.ops or not isinstance(body.block.last_op, YieldOp):
             body.block.add_op(YieldOp())
         op = cls.build(operands=[lb, ub, step], regions=[body], properties=properties, attributes=attributes)
