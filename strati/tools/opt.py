@@ -160,7 +160,7 @@ class Driver:
         return Diagnostic(msg, self.filename)
 
     def after_pass(self, p: ModulePass, module: ModuleOp, index: int, chunk: int) -> None:
-        spec = str(p.pipeline_pass_spec())
+        spec = str(p.pipeline_pass_spec(include_default=True))
         if self.args.print_ir_after_all:
             sys.stderr.write(f"// -----// IR Dump After {spec} //----- //\n")
             sys.stderr.write(module_text(module))
