@@ -7,6 +7,7 @@ import importlib.util
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -70,6 +71,24 @@ def load_plugin(spec: str) -> None:
         raise
     except Exception as err:  # noqa: BLE001 - a broken plug-in is the user's input
         raise ToolError(f"cannot load plug-in '{spec}': {type(err).__name__}: {err}") from None
+
+
+def run_tool(tool: str, run: Callable[[list[str] | None], int], argv: list[str] | None = None) -> None:
+    """Run a tool's body and exit: its own errors one line each, a bug in strati one line too."""
+    from strati.diagnostics import DiagnosticError
+
+    try:
+        code = run(argv)
+    except ToolError as err:
+        code = fail(tool, str(err))
+    except DiagnosticError as err:
+        print(err.diagnostic, file=sys.stderr)
+        code = 1
+    except BrokenPipeError:
+        code = 0
+    except Exception as err:  # noqa: BLE001 - a bug in strati: one line, the traceback on request
+        code = internal_error(tool, err)
+    sys.exit(code)
 
 
 def internal_error(tool: str, err: Exception) -> int:

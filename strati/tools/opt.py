@@ -30,7 +30,7 @@ from strati.diagnostics import (
     verify_module,
 )
 from strati.source import module_text, parse_module
-from strati.tools.common import ToolError, fail, internal_error, load_plugin, read_text, write_text
+from strati.tools.common import ToolError, run_tool, load_plugin, read_text, write_text
 from strati.transforms import STRATI_PASSES, available_passes
 
 TOOL = "strati-opt"
@@ -270,15 +270,7 @@ def run(argv: list[str] | None = None) -> int:
 
 
 def main(argv: list[str] | None = None) -> None:
-    try:
-        code = run(argv)
-    except ToolError as err:
-        code = fail(TOOL, str(err))
-    except BrokenPipeError:
-        code = 0
-    except Exception as err:  # noqa: BLE001 - a bug in strati: one line, the traceback on request
-        code = internal_error(TOOL, err)
-    sys.exit(code)
+    run_tool(TOOL, run, argv)
 
 
 __all__ = ["main", "run"]

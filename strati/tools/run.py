@@ -10,7 +10,6 @@ naming the input, and exit status 1.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
@@ -23,7 +22,7 @@ from strati.diagnostics import DiagnosticError, StratiError, op_diagnostic
 from strati.dialects.shapes import shape_of
 from strati.runtime.interpreter import Interpreter, argument_names, bind_inputs, find_function
 from strati.source import load_module
-from strati.tools.common import ToolError, fail, internal_error, load_plugin, read_text
+from strati.tools.common import ToolError, run_tool, load_plugin, read_text
 
 TOOL = "strati-run"
 
@@ -140,18 +139,7 @@ def run(argv: list[str] | None = None) -> int:
 
 
 def main(argv: list[str] | None = None) -> None:
-    try:
-        code = run(argv)
-    except ToolError as err:
-        code = fail(TOOL, str(err))
-    except DiagnosticError as err:
-        print(err.diagnostic, file=sys.stderr)
-        code = 1
-    except BrokenPipeError:
-        code = 0
-    except Exception as err:  # noqa: BLE001 - a bug in strati: one line, the traceback on request
-        code = internal_error(TOOL, err)
-    sys.exit(code)
+    run_tool(TOOL, run, argv)
 
 
 if __name__ == "__main__":

@@ -29,12 +29,10 @@ from xdsl.irdl import (
     region_def,
     result_def,
     traits_def,
-    var_operand_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import (
-    HasParent,
     IsTerminator,
     NoMemoryEffect,
     Pure,
