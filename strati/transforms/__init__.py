@@ -28,6 +28,7 @@ def _convert_graph_to_tensor():
 
 STRATI_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "convert-graph-to-tensor": _convert_graph_to_tensor,
+    "convert-tensor-to-loop": lambda: __import__("strati.transforms.convert_tensor_to_loop", fromlist=["_"]).ConvertTensorToLoopPass,
     "fold-constants": _fold_constants,
     "infer-shapes": _infer_shapes,
 }

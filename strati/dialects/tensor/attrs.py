@@ -1,13 +1,22 @@
-"""Default attributes of the tensor-level ops: ``infer_type`` (their verifier) and ``reference``."""
+"""Default attributes of the tensor-level ops: ``infer_type`` (their verifier) and ``reference``
+(for ``tensor.generic``, a vectorised numpy evaluation of its body)."""
 
 from __future__ import annotations
 
+import inspect
+import itertools
+from collections.abc import Sequence
+
 import numpy as np
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr
 from xdsl.utils.exceptions import VerifyException
 
+from strati import registry
+from strati.diagnostics import StratiError
 from strati.dialects.shapes import make_tensor, normalize_axis, num_elements, shape_of
+from strati.dialects.tensor.ops import PARALLEL, GenericOp, IndexOp, YieldOp
 from strati.registry import register_op_attr
 
 
@@ -127,3 +136,147 @@ def _dtype(op: Operation):
     from strati.dense import to_dtype
 
     return to_dtype(op.results[0].type.get_element_type())
+
+
+# --- tensor.generic: vectorised evaluation ------------------------------------------------
+#
+# The body runs once per point of the reduction loops (in loop order, as the sequential
+# loop nest would), each time on whole numpy arrays spanning every parallel loop: the
+# block arguments are the operands gathered through their indexing maps, ``tensor.index``
+# is the index grid of its loop, and every other body op runs through its registered
+# ``reference`` (which must therefore be elementwise; see strati.dialects.upstream_attrs).
+# Output maps only read parallel loops, so each output element is read before and
+# written after every step, in place.
+
+
+def eval_affine(expr: AffineExpr, dims: Sequence[np.ndarray | int]) -> np.ndarray | int:
+    """An affine expression over loop indices given as (broadcastable) int64 arrays or ints."""
+    if isinstance(expr, AffineDimExpr):
+        return dims[expr.position]
+    if isinstance(expr, AffineConstantExpr):
+        return expr.value
+    if isinstance(expr, AffineBinaryOpExpr):
+        a, b = eval_affine(expr.lhs, dims), eval_affine(expr.rhs, dims)
+        match expr.kind:
+            case AffineBinaryOpKind.Add:
+                return a + b
+            case AffineBinaryOpKind.Mul:
+                return a * b
+            case AffineBinaryOpKind.Mod:
+                return a % b  # non-negative for a positive divisor, as MLIR's mod
+            case AffineBinaryOpKind.FloorDiv:
+                return a // b
+            case AffineBinaryOpKind.CeilDiv:
+                return -((-a) // b)
+    raise StratiError(f"affine expression {expr} cannot be evaluated (symbols are not supported)")
+
+
+def extract(op: Operation, t: np.ndarray, *indices: np.ndarray) -> np.ndarray:
+    """``t[indices]``; the indices may be arrays (inside a generic), out of range is an error."""
+    index = tuple(np.asarray(i, dtype=np.int64) for i in indices)
+    for axis, (i, n) in enumerate(zip(index, t.shape)):
+        bad = (i < 0) | (i >= n)
+        if np.any(bad):
+            raise StratiError(f"index {int(i[bad].flat[0]) if i.ndim else int(i)} is out of range for dimension {axis} of size {n}", op)
+    return np.asarray(t[index])
+
+
+def _captured(op: GenericOp, values: Sequence[np.ndarray]) -> dict[SSAValue, np.ndarray]:
+    """The values of the SSA values the body uses but does not define: the generic's operands,
+    and values defined above it (the tensors a ``tensor.extract`` reads, scalar constants).
+
+    The interpreter passes a reference only its op's operands, so values defined above
+    are read from the interpreter's environment (the ``env`` of the caller's frame), or,
+    for constants, evaluated here.
+    """
+    known: dict[SSAValue, np.ndarray] = dict(zip(op.operands, values))
+    body_ops = set(op.body.walk())
+    outer = []
+    for inner in body_ops:
+        for v in inner.operands:
+            owner = v.owner
+            inside = owner in body_ops if isinstance(owner, Operation) else owner is op.body.block
+            if not inside and v not in known and v not in outer:
+                outer.append(v)
+    if not outer:
+        return known
+    frame = inspect.currentframe()
+    try:
+        while frame is not None and outer:
+            env = frame.f_locals.get("env")
+            if isinstance(env, dict):
+                outer = [v for v in outer if not _take(env, v, known)]
+            frame = frame.f_back
+    finally:
+        del frame
+    for v in outer:
+        owner = v.owner
+        reference = registry.get_op_attr(owner.name, "reference") if isinstance(owner, Operation) else None
+        if not isinstance(owner, Operation) or owner.operands or owner.regions or reference is None:
+            raise StratiError(f"the body reads {v.name_hint and '%' + v.name_hint or 'a value'} defined above the generic, whose value is not known", op)
+        known[v] = np.asarray(reference(owner))
+    return known
+
+
+def _take(env: dict, v: SSAValue, known: dict[SSAValue, np.ndarray]) -> bool:
+    if v in env:
+        known[v] = env[v]
+        return True
+    return False
+
+
+def generic_reference(op: GenericOp, *values: np.ndarray) -> tuple[np.ndarray, ...]:
+    n_in = len(op.inputs)
+    inputs = [np.asarray(v) for v in values[:n_in]]
+    outs = [np.array(v, copy=True, order="C") for v in values[n_in:]]
+    maps, kinds = op.maps, op.kinds
+    in_maps, out_maps = maps[:n_in], maps[n_in:]
+    ranges = op.loop_ranges()
+    if 0 in ranges:  # an empty iteration space: the body never runs
+        return tuple(outs)
+    par = [i for i, k in enumerate(kinds) if k == PARALLEL]
+    red = [i for i, k in enumerate(kinds) if k != PARALLEL]
+    grid_shape = tuple(ranges[i] for i in par)
+    dims: list[np.ndarray | int] = [0] * len(kinds)
+    for j, i in enumerate(par):
+        shape = [1] * len(par)
+        shape[j] = ranges[i]
+        dims[i] = np.arange(ranges[i], dtype=np.int64).reshape(shape)
+
+    # Output elements: flat positions, fixed for the whole run (output maps read parallel loops only).
+    out_flat = []
+    for out, m in zip(outs, out_maps):
+        index = [np.broadcast_to(np.asarray(eval_affine(e, dims), np.int64), grid_shape) for e in m.results]
+        flat = np.ravel_multi_index(index, out.shape) if index else np.zeros(grid_shape, np.int64)
+        out_flat.append(flat)
+
+    scope = _captured(op, values)
+    block = op.body.block
+    for point in itertools.product(*(range(ranges[i]) for i in red)):
+        for i, v in zip(red, point):
+            dims[i] = v
+        for arg, x, m in zip(block.args[:n_in], inputs, in_maps):
+            scope[arg] = np.broadcast_to(x[tuple(np.asarray(eval_affine(e, dims)) for e in m.results)], grid_shape)
+        for arg, out, flat in zip(block.args[n_in:], outs, out_flat):
+            scope[arg] = out.reshape(-1)[flat]
+        for inner in block.ops:
+            if isinstance(inner, YieldOp):
+                for out, flat, y in zip(outs, out_flat, inner.values):
+                    y = np.broadcast_to(np.asarray(scope[y]).astype(out.dtype, copy=False), grid_shape)
+                    out.reshape(-1)[flat.reshape(-1)] = y.reshape(-1)
+                break
+            if isinstance(inner, IndexOp):
+                d = inner.dim.value.data
+                scope[inner.result] = np.broadcast_to(np.asarray(dims[d], np.int64), grid_shape)
+                continue
+            reference = registry.get_op_attr(inner.name, "reference")
+            if reference is None:
+                raise StratiError(f"op '{inner.name}' has no 'reference' attribute: the interpreter cannot run it", inner)
+            result = reference(inner, *(scope[v] for v in inner.operands))
+            results = list(result) if isinstance(result, (tuple, list)) else [result]
+            scope.update(zip(inner.results, (np.asarray(r) for r in results)))
+    return tuple(outs)
+
+
+register_op_attr("tensor.generic", "reference", generic_reference)
+register_op_attr("tensor.extract", "reference", extract)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from xdsl.builder import ImplicitBuilder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
+from xdsl.dialects.builtin import DenseArrayBase, DenseIntOrFPElementsAttr, IntegerAttr, TensorType, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -22,9 +22,13 @@ from strati.dialects.tensor import scalar
 from strati.dialects.tensor.ops import (
     PARALLEL,
     REDUCTION,
+    ConcatOp,
     EmptyOp,
+    ExtractSliceOp,
     FillOp,
     GenericOp,
+    PadOp,
+    ReshapeOp,
     YieldOp,
     generic_body,
 )
@@ -75,12 +79,16 @@ class TensorBuilder:
         """A scalar ``arith.constant`` outside any body."""
         block = self.anchor.parent_block()
         assert block is not None
+        last = block.last_op
         with ImplicitBuilder(block):
             result = scalar.const(value, t)
-        op = result.owner
-        assert isinstance(op, Operation)
-        op.detach()
-        self.insert(op)
+        # An unsigned constant is two ops (a signless constant and a bitcast): move them all.
+        op = block.first_op if last is None else last.next_op
+        while op is not None:
+            following = op.next_op
+            op.detach()
+            self.insert(op)
+            op = following
         return result
 
     def dense(self, attr: DenseIntOrFPElementsAttr) -> SSAValue:
@@ -94,6 +102,36 @@ class TensorBuilder:
         """A tensor of type ``t`` with every element ``value``."""
         v = self.constant(value, t.get_element_type())
         return self.insert(FillOp.build(operands=[v, self.empty(t)], result_types=[t])).results[0]
+
+    # -- data movement
+
+    def reshape(self, x: SSAValue, new_shape: Sequence[int]) -> SSAValue:
+        """``tensor.reshape``: the same elements in row-major order, in ``new_shape``."""
+        t = TensorType(element_type(x), list(new_shape))
+        return self.insert(ReshapeOp.build(operands=[x], result_types=[t])).results[0]
+
+    def pad(self, x: SSAValue, low: Sequence[int], high: Sequence[int], value: float | int) -> SSAValue:
+        """``tensor.pad``: ``x`` surrounded by ``low``/``high`` elements equal to the scalar ``value``."""
+        t = TensorType(element_type(x), [n + a + c for n, a, c in zip(shape(x), low, high)])
+        v = self.constant(value, element_type(x))
+        props = {"low": DenseArrayBase.from_list(i64, list(low)), "high": DenseArrayBase.from_list(i64, list(high))}
+        return self.insert(PadOp.build(operands=[x, v], result_types=[t], properties=props)).results[0]
+
+    def extract_slice(
+        self, x: SSAValue, offsets: Sequence[int], sizes: Sequence[int], strides: Sequence[int]
+    ) -> SSAValue:
+        """``tensor.extract_slice``: ``x[offsets + i * strides]`` for ``i`` in ``sizes``."""
+        t = TensorType(element_type(x), list(sizes))
+        props = {k: DenseArrayBase.from_list(i64, list(v)) for k, v in (("offsets", offsets), ("sizes", sizes), ("strides", strides))}
+        return self.insert(ExtractSliceOp.build(operands=[x], result_types=[t], properties=props)).results[0]
+
+    def concat(self, xs: Sequence[SSAValue], dim: int) -> SSAValue:
+        """``tensor.concat`` of ``xs`` along ``dim``."""
+        out = list(shape(xs[0]))
+        out[dim] = sum(shape(x)[dim] for x in xs)
+        t = TensorType(element_type(xs[0]), out)
+        props = {"dim": IntegerAttr(dim, i64)}
+        return self.insert(ConcatOp.build(operands=[list(xs)], result_types=[t], properties=props)).results[0]
 
     # -- structured ops
 

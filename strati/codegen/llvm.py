@@ -1,0 +1,973 @@
+"""Level 3 (loop nests on memref buffers) to LLVM IR, emitted with ``llvmlite.ir`` directly.
+
+What is translated: ``func`` (func.func, func.return, func.call), ``arith`` and
+``math`` on scalars and 1-D vectors, ``memref`` (alloc, alloca, dealloc, load,
+store, copy, global, get_global, collapse/expand_shape), ``loop.for``,
+``loop.view``, and ``vector`` (load, store, broadcast, fma, reduction).
+
+Conventions of the generated code:
+
+* A buffer (a static, row-major ``memref``) is a bare pointer to its first
+  element; arguments that are buffers are ``noalias``.  Element ``(i, j, k)`` of
+  ``memref<AxBxCxT>`` is ``getelementptr inbounds T, ptr %m, i64 ((i*B)+j)*C+k``:
+  GEP addressing, never ``ptrtoint`` arithmetic, so that LLVM can vectorize.
+  ``index`` is ``i64``; ``i1`` elements are stored as one byte (numpy's bool).
+* ``loop.for`` is a canonical loop (header with a phi, ``icmp slt``); a loop
+  marked ``parallel`` still runs sequentially here.  ``vector_width`` and
+  ``unroll`` become ``llvm.loop`` hints for LLVM's vectorizer and unroller.
+* Floating point: ``fadd``/``fsub``/``fmul``/``fneg`` carry ``reassoc contract
+  afn``, ``fdiv`` ``arcp contract``, and never ``nnan``/``ninf``/``nsz`` (unless the
+  op asks for them with its own ``fastmath`` flags), so NaN and infinities keep
+  their meaning.  ``arith.maximumf``/``minimumf`` propagate NaN (``llvm.maximum``
+  /``llvm.minimum``); ``maxnumf``/``minnumf`` ignore it (``llvm.maxnum``).
+  Functions LLVM has intrinsics for use them (``llvm.exp``, ``llvm.sqrt``, ...);
+  the rest call libm (``tanhf``, ``erff``, ...); ``rsqrt`` is ``1/sqrt``.
+* ``memref.alloc`` of a small buffer is a stack slot in the entry block (its
+  ``dealloc`` vanishes); a larger one is ``aligned_alloc(64, ...)`` and its
+  ``dealloc`` is ``free``.  ``memref.global`` is an LLVM global (constant when
+  the memref global is); a global larger than ``embed_limit`` bytes is left
+  external, and its bytes are handed to the JIT (:attr:`Translation.external_data`),
+  so weights never go through LLVM's text parser.
+* Every public function ``@f`` with a body gets a wrapper ``void @f_entry(ptr
+  %args)``: ``args`` is an array of pointers, one per argument (the buffer for a
+  memref, a pointer to the value for a scalar) and one per result (where the
+  result is stored), so that the runtime calls every signature with one ctypes
+  prototype.
+"""
+
+from __future__ import annotations
+
+import math as pymath
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import llvmlite.ir as ir
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    NoneAttr,
+    VectorType,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from strati.dense import numpy_from_dense
+from strati.diagnostics import StratiError
+
+I1, I8, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(32), ir.IntType(64)
+PTR = ir.PointerType()
+VOID = ir.VoidType()
+
+# Fast-math flags the generated code may use: never nnan/ninf/nsz (NaN, inf and -0 keep their meaning).
+ADD_FLAGS = ("reassoc", "contract", "afn")
+DIV_FLAGS = ("arcp", "contract")
+FLAG_ORDER = ("fast", "reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn")
+
+STACK_BUFFER_LIMIT = 16 * 1024
+"""A ``memref.alloc`` up to this many bytes becomes a stack slot."""
+STACK_FUNCTION_LIMIT = 128 * 1024
+"""... as long as a function's stack slots stay below this in total."""
+DEFAULT_ALIGNMENT = 64
+ENTRY_SUFFIX = "_entry"
+
+SUPPORTED = "func, arith, math, memref, loop and vector ops"
+
+
+class CodegenError(StratiError):
+    """The input cannot be translated to LLVM IR (an unsupported op or type); names the op."""
+
+
+@dataclass
+class FunctionInfo:
+    """What the runtime needs to call one function through its entry wrapper."""
+
+    name: str
+    entry_symbol: str | None
+    arg_names: list[str]
+    arg_types: list[Attribute]
+    result_types: list[Attribute]
+    num_outputs: int
+    """The last ``num_outputs`` arguments are outputs (the function attribute ``strati.outputs``)."""
+
+
+@dataclass
+class Translation:
+    module: ir.Module
+    functions: dict[str, FunctionInfo] = field(default_factory=dict)
+    external_data: dict[str, np.ndarray] = field(default_factory=dict)
+    """Symbol -> bytes (uint8, 64-byte aligned) of the globals left external."""
+
+
+def translate_module(module: ModuleOp, *, embed_limit: int | None = None, symbol_prefix: str = "") -> Translation:
+    """Translate a level-3 module; ``embed_limit``: globals larger than this many bytes stay external
+    (None: embed all); ``symbol_prefix`` names the external ones uniquely (the JIT binds them by name)."""
+    return ModuleTranslator(module, embed_limit, symbol_prefix).translate()
+
+
+def module_to_llvm_ir(module: ModuleOp) -> str:
+    """The LLVM IR text of a level-3 module, every global embedded."""
+    return str(translate_module(module).module)
+
+
+# --- types ------------------------------------------------------------------------------------
+
+
+def scalar_type(t: Attribute, op: Operation | None = None) -> ir.Type:
+    """The LLVM type of a scalar or 1-D vector type (index is i64)."""
+    match t:
+        case Float32Type():
+            return ir.FloatType()
+        case Float64Type():
+            return ir.DoubleType()
+        case Float16Type():
+            return ir.HalfType()
+        case IndexType():
+            return I64
+        case IntegerType():
+            return ir.IntType(t.width.data)
+        case VectorType():
+            shape = t.get_shape()
+            if len(shape) != 1 or shape[0] < 1 or t.get_num_scalable_dims():
+                raise CodegenError(f"only fixed-size 1-D vectors are supported, not {t}", op)
+            return ir.VectorType(scalar_type(t.get_element_type(), op), shape[0])
+    raise CodegenError(f"type {t} is not supported by the LLVM code generator", op)
+
+
+def value_type(t: Attribute, op: Operation | None = None) -> ir.Type:
+    """The LLVM type of an SSA value: a pointer for a memref."""
+    if isinstance(t, MemRefType):
+        memref_shape(t, op)
+        return PTR
+    return scalar_type(t, op)
+
+
+def memref_shape(t: MemRefType, op: Operation | None = None) -> tuple[int, ...]:
+    """The static shape of a row-major memref, or a CodegenError."""
+    shape = tuple(t.get_shape())
+    if any(d < 0 for d in shape):
+        raise CodegenError(f"{t} has a dynamic shape; the LLVM code generator needs static shapes", op)
+    if not isinstance(t.layout, NoneAttr):
+        raise CodegenError(f"{t} has a layout; the LLVM code generator supports row-major memrefs only", op)
+    storage_type(t.get_element_type(), op)
+    return shape
+
+
+def storage_type(t: Attribute, op: Operation | None = None) -> ir.Type:
+    """How an element lies in memory: i1 as a byte, the rest as themselves."""
+    if isinstance(t, IntegerType):
+        width = t.width.data
+        if width == 1:
+            return I8
+        if width not in (8, 16, 32, 64):
+            raise CodegenError(f"memref elements of type {t} are not supported (i1, i8, i16, i32, i64)", op)
+    elif not isinstance(t, (Float16Type, Float32Type, Float64Type, IndexType)):
+        raise CodegenError(f"memref elements of type {t} are not supported", op)
+    return scalar_type(t, op)
+
+
+def element_size(t: Attribute) -> int:
+    if isinstance(t, IndexType):
+        return 8
+    if isinstance(t, IntegerType):
+        return max(1, t.width.data // 8)
+    return {Float16Type: 2, Float32Type: 4, Float64Type: 8}[type(t)]
+
+
+def mangle(t: ir.Type) -> str:
+    """The suffix of an overloaded intrinsic's name (``f32``, ``v8f32``, ``i64``)."""
+    if isinstance(t, ir.VectorType):
+        return f"v{t.count}{mangle(t.element)}"
+    if isinstance(t, ir.FloatType):
+        return "f32"
+    if isinstance(t, ir.DoubleType):
+        return "f64"
+    if isinstance(t, ir.HalfType):
+        return "f16"
+    if isinstance(t, ir.IntType):
+        return f"i{t.width}"
+    if isinstance(t, ir.PointerType):
+        return "p0"
+    raise TypeError(f"cannot mangle {t}")
+
+
+def element_of(t: ir.Type) -> ir.Type:
+    return t.element if isinstance(t, ir.VectorType) else t
+
+
+def is_float_type(t: ir.Type) -> bool:
+    return isinstance(element_of(t), (ir.FloatType, ir.DoubleType, ir.HalfType))
+
+
+def int_constant(t: ir.IntType, value: int) -> ir.Constant:
+    """An integer constant in LLVM's range (wrapped to the width; i1 as a bool)."""
+    if t.width == 1:
+        return ir.Constant(t, bool(value & 1))
+    value &= (1 << t.width) - 1
+    if value >= 1 << (t.width - 1):
+        value -= 1 << t.width
+    return ir.Constant(t, value)
+
+
+def splat(t: ir.Type, scalar: ir.Constant) -> ir.Constant:
+    if isinstance(t, ir.VectorType):
+        return ir.Constant(t, [scalar] * t.count)
+    return scalar
+
+
+def float_constant(t: ir.Type, value: float) -> ir.Constant:
+    return splat(t, ir.Constant(element_of(t), value))
+
+
+# --- the module -------------------------------------------------------------------------------
+
+
+class ModuleTranslator:
+    def __init__(self, module: ModuleOp, embed_limit: int | None, symbol_prefix: str):
+        self.source = module
+        self.embed_limit = embed_limit
+        self.symbol_prefix = symbol_prefix
+        self.module = ir.Module(name="strati")
+        try:
+            import llvmlite.binding as llvm
+
+            self.module.triple = llvm.get_process_triple()
+        except Exception:  # noqa: BLE001 - the triple is cosmetic here; the JIT sets its own
+            pass
+        self.translation = Translation(self.module)
+        self.functions: dict[str, ir.Function] = {}
+        self.globals: dict[str, tuple[ir.GlobalVariable, MemRefType]] = {}
+
+    def translate(self) -> Translation:
+        from xdsl.dialects.memref import GlobalOp
+
+        funcs: list[func.FuncOp] = []
+        for op in self.source.ops:
+            if isinstance(op, GlobalOp):
+                self.emit_global(op)
+            elif isinstance(op, func.FuncOp):
+                self.declare_function(op)
+                funcs.append(op)
+            else:
+                raise CodegenError(f"cannot be translated to LLVM IR at the top level of a module ({SUPPORTED})", op)
+        for op in funcs:
+            if op.body.blocks:
+                FunctionEmitter(self, op, self.functions[op.sym_name.data]).emit()
+        for op in funcs:
+            public = op.sym_visibility is None or op.sym_visibility.data == "public"
+            if op.body.blocks and public:
+                self.emit_entry(op)
+        return self.translation
+
+    # globals
+
+    def emit_global(self, op) -> None:
+        name = op.sym_name.data
+        t = op.type
+        shape = memref_shape(t, op)
+        size = pymath.prod(shape) * element_size(t.get_element_type())
+        if isinstance(op.initial_value, DenseIntOrFPElementsAttr):
+            try:
+                values = numpy_from_dense(op.initial_value)
+            except (TypeError, ValueError) as err:
+                raise CodegenError(f"cannot read the initial value of @{name}: {err}", op) from None
+            data = np.ascontiguousarray(values).astype(values.dtype.newbyteorder("<"), copy=False).reshape(-1).view(np.uint8)
+            if data.size != size:
+                raise CodegenError(f"the initial value of @{name} has {data.size} bytes, its type {t} needs {size}", op)
+        else:
+            data = None  # uninitialized: zeros
+        constant = op.constant is not None
+        align = op.alignment.value.data if op.alignment is not None else DEFAULT_ALIGNMENT
+        array_type = ir.ArrayType(I8, size)
+        if self.embed_limit is not None and size > self.embed_limit:
+            symbol = self.symbol_prefix + name
+            g = ir.GlobalVariable(self.module, array_type, symbol)
+            g.linkage = "external"
+            buffer = aligned_bytes(size, max(align, DEFAULT_ALIGNMENT))
+            if data is not None:
+                buffer[:] = data
+            self.translation.external_data[symbol] = buffer
+        else:
+            g = ir.GlobalVariable(self.module, array_type, name)
+            private = op.sym_visibility is not None and op.sym_visibility.data == "private"
+            g.linkage = "internal" if private else ""
+            g.initializer = ir.Constant(array_type, bytearray(data.tobytes()) if data is not None else None)
+        g.global_constant = constant
+        g.type = PTR  # references print as 'ptr' (llvmlite would type them [n x i8]*)
+        g.align = align
+        self.globals[name] = (g, t)
+
+    # functions
+
+    def declare_function(self, op: func.FuncOp) -> None:
+        name = op.sym_name.data
+        inputs, outputs = op.function_type.inputs.data, op.function_type.outputs.data
+        arg_types = [value_type(t, op) for t in inputs]
+        if len(outputs) > 1 or any(isinstance(t, MemRefType) for t in outputs):
+            raise CodegenError(
+                f"@{name} returns {', '.join(map(str, outputs))}: the LLVM code generator takes functions in "
+                "destination-passing style (outputs as memref arguments) that return at most one scalar",
+                op,
+            )
+        ret = scalar_type(outputs[0], op) if outputs else VOID
+        fn = ir.Function(self.module, ir.FunctionType(ret, arg_types), name)
+        if op.sym_visibility is not None and op.sym_visibility.data == "private" and op.body.blocks:
+            fn.linkage = "internal"
+        if op.body.blocks:
+            fn.attributes.add("nounwind")
+            for arg, t in zip(fn.args, inputs):
+                if isinstance(t, MemRefType):
+                    arg.add_attribute("noalias")
+        self.functions[name] = fn
+        num_outputs = 0
+        if (attr := op.attributes.get("strati.outputs")) is not None:
+            if not isinstance(attr, IntegerAttr) or not 0 <= attr.value.data <= len(inputs):
+                raise CodegenError(f"'strati.outputs' must be an integer from 0 to {len(inputs)}, got {attr}", op)
+            num_outputs = attr.value.data
+            bad = [t for t in inputs[len(inputs) - num_outputs :] if not isinstance(t, MemRefType)]
+            if bad:
+                raise CodegenError(f"the last {num_outputs} arguments are outputs and must be memrefs, not {bad[0]}", op)
+        from strati.runtime.interpreter import argument_names
+
+        names = argument_names(op) if op.body.blocks else [f"arg{i}" for i in range(len(inputs))]
+        self.translation.functions[name] = FunctionInfo(name, None, names, list(inputs), list(outputs), num_outputs)
+
+    def emit_entry(self, op: func.FuncOp) -> None:
+        name = op.sym_name.data
+        info = self.translation.functions[name]
+        symbol = name + ENTRY_SUFFIX
+        while symbol in self.module.globals:
+            symbol += "_"
+        target = self.functions[name]
+        wrapper = ir.Function(self.module, ir.FunctionType(VOID, [PTR]), symbol)
+        wrapper.attributes.add("nounwind")
+        wrapper.args[0].name = "args"
+        b = ir.IRBuilder(wrapper.append_basic_block("entry"))
+        args = []
+        for i, (t, lt) in enumerate(zip(info.arg_types, target.function_type.args)):
+            slot = b.gep(wrapper.args[0], [ir.Constant(I64, i)], inbounds=True, source_etype=PTR)
+            p = b.load(slot, name=info.arg_names[i], typ=PTR, align=8)
+            args.append(p if isinstance(t, MemRefType) else b.load(p, typ=lt, align=element_size_ir(lt)))
+        result = b.call(target, args)
+        if info.result_types:
+            slot = b.gep(wrapper.args[0], [ir.Constant(I64, len(args))], inbounds=True, source_etype=PTR)
+            p = b.load(slot, typ=PTR, align=8)
+            b.store(result, p, align=element_size_ir(result.type))
+        b.ret_void()
+        info.entry_symbol = symbol
+
+    def declare(self, name: str, ret: ir.Type, args: Sequence[ir.Type]) -> ir.Function:
+        """An external function or intrinsic, declared once."""
+        existing = self.module.globals.get(name)
+        if existing is not None:
+            return existing
+        return ir.Function(self.module, ir.FunctionType(ret, list(args)), name)
+
+
+def element_size_ir(t: ir.Type) -> int:
+    if isinstance(t, ir.IntType):
+        return max(1, t.width // 8)
+    if isinstance(t, ir.VectorType):
+        return element_size_ir(t.element)
+    return {ir.FloatType: 4, ir.DoubleType: 8, ir.HalfType: 2}.get(type(t), 8)
+
+
+def aligned_bytes(size: int, align: int) -> np.ndarray:
+    """A zeroed uint8 array of ``size`` bytes whose data starts on an ``align``-byte boundary."""
+    raw = np.zeros(size + align, np.uint8)
+    offset = (-raw.ctypes.data) % align
+    return raw[offset : offset + size]
+
+
+# --- the body of a function -------------------------------------------------------------------
+
+FLOAT_BINARY = {"arith.addf": "fadd", "arith.subf": "fsub", "arith.mulf": "fmul", "arith.divf": "fdiv", "arith.remf": "frem"}
+INT_BINARY = {
+    "arith.addi": "add",
+    "arith.subi": "sub",
+    "arith.muli": "mul",
+    "arith.divsi": "sdiv",
+    "arith.divui": "udiv",
+    "arith.remsi": "srem",
+    "arith.remui": "urem",
+    "arith.andi": "and_",
+    "arith.ori": "or_",
+    "arith.xori": "xor",
+    "arith.shli": "shl",
+    "arith.shrsi": "ashr",
+    "arith.shrui": "lshr",
+}
+BINARY_INTRINSICS = {
+    "arith.maximumf": "llvm.maximum",
+    "arith.minimumf": "llvm.minimum",
+    "arith.maxnumf": "llvm.maxnum",
+    "arith.minnumf": "llvm.minnum",
+    "arith.maxsi": "llvm.smax",
+    "arith.minsi": "llvm.smin",
+    "arith.maxui": "llvm.umax",
+    "arith.minui": "llvm.umin",
+    "math.powf": "llvm.pow",
+    "math.copysign": "llvm.copysign",
+}
+UNARY_INTRINSICS = {
+    "math.exp": "llvm.exp",
+    "math.exp2": "llvm.exp2",
+    "math.log": "llvm.log",
+    "math.log2": "llvm.log2",
+    "math.log10": "llvm.log10",
+    "math.sqrt": "llvm.sqrt",
+    "math.sin": "llvm.sin",
+    "math.cos": "llvm.cos",
+    "math.absf": "llvm.fabs",
+    "math.floor": "llvm.floor",
+    "math.ceil": "llvm.ceil",
+    "math.trunc": "llvm.trunc",
+    "math.round": "llvm.round",
+    "math.roundeven": "llvm.roundeven",
+    "math.ctpop": "llvm.ctpop",
+}
+LIBM_UNARY = {
+    "math.tanh": "tanh",
+    "math.erf": "erf",
+    "math.tan": "tan",
+    "math.atan": "atan",
+    "math.asin": "asin",
+    "math.acos": "acos",
+    "math.sinh": "sinh",
+    "math.cosh": "cosh",
+    "math.asinh": "asinh",
+    "math.acosh": "acosh",
+    "math.atanh": "atanh",
+    "math.expm1": "expm1",
+    "math.log1p": "log1p",
+    "math.cbrt": "cbrt",
+}
+LIBM_BINARY = {"math.atan2": "atan2"}
+CASTS = {
+    "arith.extf": "fpext",
+    "arith.truncf": "fptrunc",
+    "arith.extsi": "sext",
+    "arith.extui": "zext",
+    "arith.trunci": "trunc",
+    "arith.sitofp": "sitofp",
+    "arith.uitofp": "uitofp",
+    "arith.fptosi": "fptosi",
+    "arith.fptoui": "fptoui",
+}
+FCMP = {
+    "oeq": (True, "=="), "ogt": (True, ">"), "oge": (True, ">="), "olt": (True, "<"), "ole": (True, "<="),
+    "one": (True, "!="), "ord": (True, "ord"), "ueq": (False, "=="), "ugt": (False, ">"), "uge": (False, ">="),
+    "ult": (False, "<"), "ule": (False, "<="), "une": (False, "!="), "uno": (False, "uno"),
+}  # fmt: skip
+ICMP = {
+    "eq": (True, "=="), "ne": (True, "!="), "slt": (True, "<"), "sle": (True, "<="), "sgt": (True, ">"),
+    "sge": (True, ">="), "ult": (False, "<"), "ule": (False, "<="), "ugt": (False, ">"), "uge": (False, ">="),
+}  # fmt: skip
+VIEWS = ("loop.view", "memref.collapse_shape", "memref.expand_shape")
+
+
+class FunctionEmitter:
+    def __init__(self, translator: ModuleTranslator, op: func.FuncOp, fn: ir.Function):
+        self.tr = translator
+        self.op = op
+        self.fn = fn
+        self.values: dict[SSAValue, ir.Value] = {}
+        self.heap: set[SSAValue] = set()
+        self.stack: set[SSAValue] = set()
+        self.stack_bytes = 0
+        self.entry = fn.append_basic_block("entry")
+        self.body = fn.append_basic_block("body")
+        self.allocas = ir.IRBuilder(self.entry)
+        self.b = ir.IRBuilder(self.body)
+        self.handlers: dict[str, Callable[[Operation], object]] = {
+            "arith.constant": self.constant,
+            "arith.cmpf": self.cmpf,
+            "arith.cmpi": self.cmpi,
+            "arith.select": self.select,
+            "arith.negf": self.negf,
+            "arith.index_cast": self.index_cast,
+            "arith.index_castui": self.index_cast,
+            "arith.bitcast": self.bitcast,
+            "arith.ceildivsi": self.ceildivsi,
+            "arith.floordivsi": self.floordivsi,
+            "math.rsqrt": self.rsqrt,
+            "math.fma": self.fma,
+            "math.absi": self.absi,
+            "math.ctlz": self.count_zeros,
+            "math.cttz": self.count_zeros,
+            "math.fpowi": self.fpowi,
+            "memref.load": self.load,
+            "memref.store": self.store,
+            "memref.alloc": self.alloc,
+            "memref.alloca": self.alloc,
+            "memref.dealloc": self.dealloc,
+            "memref.get_global": self.get_global,
+            "memref.copy": self.copy,
+            "loop.for": self.loop_for,
+            "loop.yield": lambda op: None,
+            "func.return": self.ret,
+            "func.call": self.call,
+            "vector.load": self.vector_load,
+            "vector.store": self.vector_store,
+            "vector.broadcast": self.broadcast,
+            "vector.fma": self.fma,
+            "vector.reduction": self.reduction,
+        }
+
+    # driver
+
+    def emit(self) -> None:
+        if len(self.op.body.blocks) != 1:
+            raise CodegenError("functions with more than one block are not supported", self.op)
+        block = self.op.body.block
+        for arg, llarg in zip(block.args, self.fn.args):
+            llarg.name = arg.name_hint or ""
+            self.values[arg] = llarg
+        self.emit_block(block)
+        if not self.b.block.is_terminated:
+            self.b.ret_void() if isinstance(self.fn.function_type.return_type, ir.VoidType) else self.b.unreachable()
+        self.allocas.branch(self.body)
+
+    def emit_block(self, block: Block) -> None:
+        for op in block.ops:
+            self.emit_op(op)
+
+    def emit_op(self, op: Operation) -> None:
+        handler = self.handlers.get(op.name)
+        if handler is not None:
+            out = handler(op)
+        elif op.name in FLOAT_BINARY:
+            out = self.float_binary(op)
+        elif op.name in INT_BINARY:
+            out = self.int_binary(op)
+        elif op.name in BINARY_INTRINSICS:
+            out = self.intrinsic_call(BINARY_INTRINSICS[op.name], [self.v(x) for x in op.operands], op)
+        elif op.name in UNARY_INTRINSICS:
+            out = self.intrinsic_call(UNARY_INTRINSICS[op.name], [self.v(op.operands[0])], op)
+        elif op.name in LIBM_UNARY or op.name in LIBM_BINARY:
+            out = self.libm_call(LIBM_UNARY.get(op.name) or LIBM_BINARY[op.name], [self.v(x) for x in op.operands], op)
+        elif op.name in CASTS:
+            out = self.cast(op)
+        elif op.name in VIEWS:
+            out = self.view(op)
+        else:
+            raise CodegenError(f"cannot be translated to LLVM IR (the code generator supports {SUPPORTED})", op)
+        if out is None:
+            return
+        outs = out if isinstance(out, (list, tuple)) else [out]
+        for result, value in zip(op.results, outs):
+            self.values[result] = value
+
+    def v(self, value: SSAValue) -> ir.Value:
+        return self.values[value]
+
+    def name(self, op: Operation) -> str:
+        return (op.results[0].name_hint or "") if op.results else ""
+
+    def result_type(self, op: Operation) -> ir.Type:
+        return scalar_type(op.results[0].type, op)
+
+    # arith
+
+    def constant(self, op: Operation) -> ir.Value:
+        value = op.properties["value"]
+        t = op.results[0].type
+        if isinstance(t, MemRefType):
+            raise CodegenError("memref constants are not supported (use memref.global)", op)
+        lt = scalar_type(t, op)
+        if isinstance(value, IntegerAttr):
+            return splat(lt, int_constant(element_of(lt), value.value.data))
+        if isinstance(value, FloatAttr):
+            return float_constant(lt, float(value.value.data))
+        if isinstance(value, DenseIntOrFPElementsAttr) and isinstance(lt, ir.VectorType):
+            values = np.broadcast_to(numpy_from_dense(value), (lt.count,))
+            el = lt.element
+            if isinstance(el, ir.IntType):
+                return ir.Constant(lt, [int_constant(el, int(x)) for x in values])
+            return ir.Constant(lt, [ir.Constant(el, float(x)) for x in values])
+        raise CodegenError(f"constant {value} is not supported", op)
+
+    def float_flags(self, op: Operation, policy: tuple[str, ...]) -> tuple[str, ...]:
+        flags = set(policy)
+        fm = op.properties.get("fastmath")
+        if fm is not None:
+            flags |= {str(f.value) for f in fm.data}
+        if {"reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn"} <= flags:
+            return ("fast",)
+        return tuple(f for f in FLAG_ORDER if f in flags)
+
+    def float_binary(self, op: Operation) -> ir.Value:
+        opcode = FLOAT_BINARY[op.name]
+        policy = DIV_FLAGS if opcode == "fdiv" else () if opcode == "frem" else ADD_FLAGS
+        lhs, rhs = self.v(op.operands[0]), self.v(op.operands[1])
+        return getattr(self.b, opcode)(lhs, rhs, name=self.name(op), flags=self.float_flags(op, policy))
+
+    def int_binary(self, op: Operation) -> ir.Value:
+        opcode = INT_BINARY[op.name]
+        flags: set[str] = set()
+        if opcode in ("add", "sub", "mul", "shl"):
+            of = op.properties.get("overflowFlags")
+            if of is not None:
+                flags |= {str(f.value) for f in of.data}
+            if isinstance(op.results[0].type, IndexType) and opcode != "shl":
+                flags.add("nsw")  # index arithmetic addresses memory: it does not overflow
+        lhs, rhs = self.v(op.operands[0]), self.v(op.operands[1])
+        fn = getattr(self.b, opcode)
+        if flags:
+            return fn(lhs, rhs, name=self.name(op), flags=tuple(sorted(flags, key=["nuw", "nsw"].index)))
+        return fn(lhs, rhs, name=self.name(op))
+
+    def negf(self, op: Operation) -> ir.Value:
+        return self.b.fneg(self.v(op.operands[0]), name=self.name(op), flags=self.float_flags(op, ADD_FLAGS))
+
+    def cmpf(self, op: Operation) -> ir.Value:
+        from xdsl.dialects.arith import CMPF_COMPARISON_OPERATIONS
+
+        predicate = CMPF_COMPARISON_OPERATIONS[op.predicate.value.data]
+        lhs, rhs = self.v(op.operands[0]), self.v(op.operands[1])
+        if predicate in ("false", "true"):
+            return splat(self.result_type(op), ir.Constant(I1, predicate == "true"))
+        ordered, cmpop = FCMP[predicate]
+        fn = self.b.fcmp_ordered if ordered else self.b.fcmp_unordered
+        return fn(cmpop, lhs, rhs, name=self.name(op))
+
+    def cmpi(self, op: Operation) -> ir.Value:
+        from xdsl.dialects.arith import CMPI_COMPARISON_OPERATIONS
+
+        signed, cmpop = ICMP[CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]]
+        fn = self.b.icmp_signed if signed else self.b.icmp_unsigned
+        return fn(cmpop, self.v(op.operands[0]), self.v(op.operands[1]), name=self.name(op))
+
+    def select(self, op: Operation) -> ir.Value:
+        c, a, b = (self.v(x) for x in op.operands)
+        return self.b.select(c, a, b, name=self.name(op))
+
+    def cast(self, op: Operation) -> ir.Value:
+        return getattr(self.b, CASTS[op.name])(self.v(op.operands[0]), self.result_type(op), name=self.name(op))
+
+    def index_cast(self, op: Operation) -> ir.Value:
+        x = self.v(op.operands[0])
+        to = self.result_type(op)
+        src_width, dst_width = element_of(x.type).width, element_of(to).width
+        if src_width == dst_width:
+            return x
+        if src_width > dst_width:
+            return self.b.trunc(x, to, name=self.name(op))
+        if op.name == "arith.index_castui" or src_width == 1:
+            return self.b.zext(x, to, name=self.name(op))
+        return self.b.sext(x, to, name=self.name(op))
+
+    def bitcast(self, op: Operation) -> ir.Value:
+        x = self.v(op.operands[0])
+        to = self.result_type(op)
+        return x if x.type == to else self.b.bitcast(x, to, name=self.name(op))
+
+    def ceildivsi(self, op: Operation) -> ir.Value:
+        """``ceil(a / b)`` for signed ints: the truncated quotient, plus one when the exact quotient is positive and inexact."""
+        a, b = self.v(op.operands[0]), self.v(op.operands[1])
+        q, r = self.b.sdiv(a, b), self.b.srem(a, b)
+        zero, one = splat(a.type, int_constant(element_of(a.type), 0)), splat(a.type, int_constant(element_of(a.type), 1))
+        inexact = self.b.icmp_signed("!=", r, zero)
+        same_sign = self.b.icmp_signed("==", self.b.icmp_signed("<", a, zero), self.b.icmp_signed("<", b, zero))
+        return self.b.add(q, self.b.select(self.b.and_(inexact, same_sign), one, zero), name=self.name(op))
+
+    def floordivsi(self, op: Operation) -> ir.Value:
+        a, b = self.v(op.operands[0]), self.v(op.operands[1])
+        q, r = self.b.sdiv(a, b), self.b.srem(a, b)
+        zero, one = splat(a.type, int_constant(element_of(a.type), 0)), splat(a.type, int_constant(element_of(a.type), 1))
+        inexact = self.b.icmp_signed("!=", r, zero)
+        signs_differ = self.b.icmp_signed("!=", self.b.icmp_signed("<", a, zero), self.b.icmp_signed("<", b, zero))
+        return self.b.sub(q, self.b.select(self.b.and_(inexact, signs_differ), one, zero), name=self.name(op))
+
+    # math
+
+    def intrinsic(self, base: str, t: ir.Type, arg_types: Sequence[ir.Type] | None = None, ret: ir.Type | None = None) -> ir.Function:
+        return self.tr.declare(f"{base}.{mangle(t)}", ret or t, arg_types if arg_types is not None else [t])
+
+    def intrinsic_call(self, base: str, args: list[ir.Value], op: Operation) -> ir.Value:
+        t = args[0].type
+        fn = self.intrinsic(base, t, [t] * len(args))
+        flags: tuple[str, ...] = ()
+        if is_float_type(t):
+            # maximum/minimum get no flags of ours: they exist for their NaN semantics.
+            policy = () if base in ("llvm.maximum", "llvm.minimum") else ("contract", "afn")
+            flags = self.float_flags(op, policy)
+        return self.b.call(fn, args, name=self.name(op), fastmath=flags)
+
+    def libm_call(self, base: str, args: list[ir.Value], op: Operation) -> ir.Value:
+        """A libm function, lane by lane on vectors; f16 is computed in f32."""
+        t = args[0].type
+        el = element_of(t)
+        if not isinstance(el, (ir.FloatType, ir.DoubleType, ir.HalfType)):
+            raise CodegenError(f"{op.name} needs a float type, not {op.operands[0].type}", op)
+        compute = ir.DoubleType() if isinstance(el, ir.DoubleType) else ir.FloatType()
+        fn = self.tr.declare(base if isinstance(compute, ir.DoubleType) else base + "f", compute, [compute] * len(args))
+
+        def scalar(xs: list[ir.Value]) -> ir.Value:
+            if isinstance(el, ir.HalfType):
+                xs = [self.b.fpext(x, compute) for x in xs]
+            r = self.b.call(fn, xs)
+            return self.b.fptrunc(r, el) if isinstance(el, ir.HalfType) else r
+
+        if not isinstance(t, ir.VectorType):
+            r = scalar(args)
+            r.name = self.name(op) if r.name == "" else r.name
+            return r
+        out = ir.Constant(t, ir.Undefined)
+        for lane in range(t.count):
+            k = ir.Constant(I32, lane)
+            out = self.b.insert_element(out, scalar([self.b.extract_element(x, k) for x in args]), k)
+        return out
+
+    def rsqrt(self, op: Operation) -> ir.Value:
+        x = self.v(op.operands[0])
+        s = self.b.call(self.intrinsic("llvm.sqrt", x.type), [x])
+        return self.b.fdiv(float_constant(x.type, 1.0), s, name=self.name(op), flags=self.float_flags(op, ("contract",)))
+
+    def fma(self, op: Operation) -> ir.Value:
+        args = [self.v(x) for x in op.operands]
+        return self.b.call(self.intrinsic("llvm.fma", args[0].type, [args[0].type] * 3), args, name=self.name(op))
+
+    def absi(self, op: Operation) -> ir.Value:
+        x = self.v(op.operands[0])
+        fn = self.intrinsic("llvm.abs", x.type, [x.type, I1])
+        return self.b.call(fn, [x, ir.Constant(I1, False)], name=self.name(op))
+
+    def count_zeros(self, op: Operation) -> ir.Value:
+        x = self.v(op.operands[0])
+        fn = self.intrinsic("llvm.ctlz" if op.name == "math.ctlz" else "llvm.cttz", x.type, [x.type, I1])
+        return self.b.call(fn, [x, ir.Constant(I1, False)], name=self.name(op))
+
+    def fpowi(self, op: Operation) -> ir.Value:
+        x, n = self.v(op.operands[0]), self.v(op.operands[1])
+        fn = self.tr.declare(f"llvm.powi.{mangle(x.type)}.{mangle(n.type)}", x.type, [x.type, n.type])
+        return self.b.call(fn, [x, n], name=self.name(op))
+
+    # memory
+
+    def address(self, memref: SSAValue, indices: Sequence[SSAValue], op: Operation) -> ir.Value:
+        """``getelementptr inbounds`` to the element at ``indices`` (row-major)."""
+        t = memref.type
+        assert isinstance(t, MemRefType)
+        shape = memref_shape(t, op)
+        base = self.v(memref)
+        if len(indices) != len(shape):
+            raise CodegenError(f"{len(indices)} indices for {t}", op)
+        if not shape:
+            return base
+        linear = self.v(indices[0])
+        for dim, index in zip(shape[1:], indices[1:]):
+            linear = self.b.mul(linear, ir.Constant(I64, dim), flags=("nuw", "nsw"))
+            linear = self.b.add(linear, self.v(index), flags=("nuw", "nsw"))
+        return self.b.gep(base, [linear], inbounds=True, source_etype=storage_type(t.get_element_type(), op))
+
+    def load(self, op: Operation) -> ir.Value:
+        memref = op.operands[0]
+        el = memref.type.get_element_type()
+        ptr = self.address(memref, op.operands[1:], op)
+        st = storage_type(el, op)
+        x = self.b.load(ptr, name=self.name(op), typ=st, align=element_size(el))
+        return self.b.trunc(x, I1) if is_bool(el) else x
+
+    def store(self, op: Operation) -> None:
+        value, memref = op.operands[0], op.operands[1]
+        el = memref.type.get_element_type()
+        ptr = self.address(memref, op.operands[2:], op)
+        x = self.v(value)
+        if is_bool(el):
+            x = self.b.zext(x, I8)
+        self.b.store(x, ptr, align=element_size(el))
+
+    def vector_load(self, op: Operation) -> ir.Value:
+        memref = op.operands[0]
+        el = memref.type.get_element_type()
+        vt = self.result_type(op)
+        ptr = self.address(memref, op.operands[1:], op)
+        if is_bool(el):
+            x = self.b.load(ptr, typ=ir.VectorType(I8, vt.count), align=1)
+            return self.b.trunc(x, vt, name=self.name(op))
+        return self.b.load(ptr, name=self.name(op), typ=vt, align=element_size(el))
+
+    def vector_store(self, op: Operation) -> None:
+        value, memref = op.operands[0], op.operands[1]
+        el = memref.type.get_element_type()
+        ptr = self.address(memref, op.operands[2:], op)
+        x = self.v(value)
+        if is_bool(el):
+            x = self.b.zext(x, ir.VectorType(I8, x.type.count))
+        self.b.store(x, ptr, align=element_size(el))
+
+    def alloc(self, op: Operation) -> ir.Value:
+        if op.operands:
+            raise CodegenError("dynamically sized buffers are not supported", op)
+        t = op.results[0].type
+        shape = memref_shape(t, op)
+        size = pymath.prod(shape) * element_size(t.get_element_type())
+        alignment = op.properties.get("alignment")
+        align = max(alignment.value.data if alignment is not None else DEFAULT_ALIGNMENT, element_size(t.get_element_type()))
+        small = size <= STACK_BUFFER_LIMIT and self.stack_bytes + size <= STACK_FUNCTION_LIMIT
+        if op.name == "memref.alloca" or small:
+            slot = self.allocas.alloca(ir.ArrayType(I8, size), name=self.name(op))
+            slot.align = align
+            slot.type = PTR  # llvmlite types it [n x i8]*; the IR is in opaque pointers
+            self.stack_bytes += size
+            self.stack.add(op.results[0])
+            return slot
+        fn = self.tr.declare("aligned_alloc", PTR, [I64, I64])
+        rounded = -(-size // align) * align
+        self.heap.add(op.results[0])
+        return self.b.call(fn, [ir.Constant(I64, align), ir.Constant(I64, max(rounded, align))], name=self.name(op))
+
+    def dealloc(self, op: Operation) -> None:
+        root = op.operands[0]
+        while root.owner is not None and isinstance(root.owner, Operation) and root.owner.name in VIEWS:
+            root = root.owner.operands[0]
+        if root in self.stack:
+            return
+        if root not in self.heap:
+            raise CodegenError("deallocates a buffer that no memref.alloc of this function created", op)
+        self.b.call(self.tr.declare("free", VOID, [PTR]), [self.v(root)])
+
+    def get_global(self, op: Operation) -> ir.Value:
+        name = op.name_.root_reference.data
+        if name not in self.tr.globals:
+            raise CodegenError(f"refers to @{name}, which is not a memref.global of this module", op)
+        g, t = self.tr.globals[name]
+        if memref_shape(t, op) != memref_shape(op.results[0].type, op) or t.get_element_type() != op.results[0].type.get_element_type():
+            raise CodegenError(f"reads @{name} of type {t} as {op.results[0].type}", op)
+        return g
+
+    def copy(self, op: Operation) -> None:
+        src, dst = op.operands
+        shape = memref_shape(src.type, op)
+        if shape != memref_shape(dst.type, op) or src.type.get_element_type() != dst.type.get_element_type():
+            raise CodegenError(f"copies {src.type} to {dst.type}", op)
+        size = pymath.prod(shape) * element_size(src.type.get_element_type())
+        fn = self.tr.declare("llvm.memcpy.p0.p0.i64", VOID, [PTR, PTR, I64, I1])
+        self.b.call(fn, [self.v(dst), self.v(src), ir.Constant(I64, size), ir.Constant(I1, False)])
+
+    def view(self, op: Operation) -> ir.Value:
+        src, result = op.operands[0], op.results[0]
+        a, b = memref_shape(src.type, op), memref_shape(result.type, op)
+        if pymath.prod(a) != pymath.prod(b):
+            raise CodegenError(f"views {src.type} as {result.type}, which has another number of elements", op)
+        return self.v(src)
+
+    # control flow
+
+    def loop_for(self, op: Operation) -> None:
+        lb, ub, step = (self.v(x) for x in op.operands)
+        iv_value = op.body.block.args[0]
+        label = iv_value.name_hint or "loop"
+        before = self.b.block
+        header = self.fn.append_basic_block(f"{label}.header")
+        body = self.fn.append_basic_block(f"{label}.body")
+        exit_block = self.fn.append_basic_block(f"{label}.exit")
+        self.b.branch(header)
+        self.b.position_at_end(header)
+        iv = self.b.phi(I64, name=label)
+        iv.add_incoming(lb, before)
+        self.b.cbranch(self.b.icmp_signed("<", iv, ub), body, exit_block)
+        self.b.position_at_end(body)
+        self.values[iv_value] = iv
+        self.emit_block(op.body.block)
+        following = self.b.add(iv, step, name=f"{label}.next", flags=("nsw",))
+        latch = self.b.branch(header)
+        iv.add_incoming(following, self.b.block)
+        hints = self.loop_hints(op)
+        if hints is not None:
+            latch.set_metadata("llvm.loop", hints)
+        self.b.position_at_end(exit_block)
+
+    def loop_hints(self, op: Operation):
+        width = op.properties["vector_width"].value.data
+        unroll = op.properties["unroll"].value.data
+        entries = []
+        m = self.tr.module
+        if width > 1:
+            entries.append(m.add_metadata([ir.MetaDataString(m, "llvm.loop.vectorize.width"), ir.Constant(I32, width)]))
+            entries.append(m.add_metadata([ir.MetaDataString(m, "llvm.loop.vectorize.enable"), ir.Constant(I1, True)]))
+        if unroll > 1:
+            entries.append(m.add_metadata([ir.MetaDataString(m, "llvm.loop.unroll.count"), ir.Constant(I32, unroll)]))
+        if not entries:
+            return None
+        # A loop ID refers to itself, which makes it unique (llvmlite has no 'distinct').
+        node = m.add_metadata([ir.MetaDataString(m, f"strati.loop.{len(m.metadata)}"), *entries])
+        node.operands = (node, *entries)
+        return node
+
+    def ret(self, op: Operation) -> None:
+        if op.operands:
+            self.b.ret(self.v(op.operands[0]))
+        else:
+            self.b.ret_void()
+
+    def call(self, op: Operation) -> ir.Value | None:
+        callee = op.callee.root_reference.data
+        fn = self.tr.functions.get(callee)
+        if fn is None:
+            raise CodegenError(f"calls @{callee}, which is not a function of this module", op)
+        result = self.b.call(fn, [self.v(x) for x in op.operands], name=self.name(op))
+        return result if op.results else None
+
+    # vectors
+
+    def broadcast(self, op: Operation) -> ir.Value:
+        x = self.v(op.operands[0])
+        vt = self.result_type(op)
+        if x.type == vt:
+            return x
+        if x.type != vt.element:
+            raise CodegenError(f"broadcasts {op.operands[0].type} to {op.results[0].type}", op)
+        one = self.b.insert_element(ir.Constant(vt, ir.Undefined), x, ir.Constant(I32, 0))
+        mask = ir.Constant(ir.VectorType(I32, vt.count), [0] * vt.count)
+        return self.b.shuffle_vector(one, ir.Constant(vt, ir.Undefined), mask, name=self.name(op))
+
+    def reduction(self, op: Operation) -> ir.Value:
+        kind = str(op.kind.data.value)
+        vec = self.v(op.operands[0])
+        acc = self.v(op.operands[1]) if len(op.operands) > 1 else None
+        vt = vec.type
+        el = vt.element
+        name = self.name(op)
+        flags = self.float_flags(op, ADD_FLAGS) if is_float_type(vt) else ()
+        if kind in ("add", "mul") and is_float_type(vt):
+            start = acc if acc is not None else ir.Constant(el, -0.0 if kind == "add" else 1.0)
+            fn = self.intrinsic(f"llvm.vector.reduce.f{kind}", vt, [el, vt], el)
+            return self.b.call(fn, [start, vec], name=name, fastmath=flags)
+        base = {
+            "add": "add", "mul": "mul", "and": "and", "or": "or", "xor": "xor", "maxsi": "smax", "minsi": "smin",
+            "maxui": "umax", "minui": "umin", "maximumf": "fmaximum", "minimumf": "fminimum", "maxnumf": "fmax",
+            "minnumf": "fmin",
+        }[kind]  # fmt: skip
+        r = self.b.call(self.intrinsic(f"llvm.vector.reduce.{base}", vt, [vt], el), [vec])
+        if acc is None:
+            r.name = name
+            return r
+        if kind in ("add", "mul", "and", "or", "xor"):
+            return getattr(self.b, {"and": "and_", "or": "or_"}.get(kind, kind))(r, acc, name=name)
+        scalar_op = {"maxsi": "llvm.smax", "minsi": "llvm.smin", "maxui": "llvm.umax", "minui": "llvm.umin",
+                     "maximumf": "llvm.maximum", "minimumf": "llvm.minimum", "maxnumf": "llvm.maxnum",
+                     "minnumf": "llvm.minnum"}[kind]  # fmt: skip
+        return self.b.call(self.intrinsic(scalar_op, el, [el, el]), [r, acc], name=name)
+
+
+def is_bool(t: Attribute) -> bool:
+    return isinstance(t, IntegerType) and t.width.data == 1
+
+
+__all__ = [
+    "CodegenError",
+    "FunctionInfo",
+    "Translation",
+    "module_to_llvm_ir",
+    "translate_module",
+]

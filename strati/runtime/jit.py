@@ -1,0 +1,274 @@
+"""The JIT: a level-3 module -> LLVM IR -> O3 for the host CPU -> MCJIT -> a callable.
+
+    exe = compile_module(module)          # the module's only (or first public) function
+    y = exe(x)                            # numpy in, numpy out
+    y = exe(x=x)                          # or by argument name
+    exe(x, out=y)                         # into a preallocated output
+
+Calling convention: every function ``@f`` has a wrapper ``void @f_entry(ptr
+%args)`` (see :mod:`strati.codegen.llvm`); ``args`` holds one pointer per argument
+(a buffer's data pointer, or a pointer to a scalar) and one per scalar result.
+One ctypes prototype calls every signature, and ctypes releases the GIL during
+the call.  Functions are in destination-passing style: the last
+``strati.outputs`` arguments are outputs, which the executable allocates
+(``np.empty``) unless ``out=`` is given, and returns.
+
+Each executable owns its MCJIT engine (and the engine its own TargetMachine:
+MCJIT takes ownership, and sharing one between engines crashed), and keeps
+the bytes of the globals it binds; function pointers stay valid as long as the
+executable lives.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import itertools
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.ir import Attribute
+
+from strati.codegen.llvm import FunctionInfo, Translation, translate_module
+from strati.dense import to_dtype
+from strati.diagnostics import StratiError
+from strati.runtime.interpreter import find_function
+
+EMBED_LIMIT = 64 * 1024
+"""Globals up to this many bytes are embedded in the LLVM module; larger ones are bound by address."""
+
+_LOCK = threading.Lock()  # LLVM's global context is not thread-safe
+_COUNTER = itertools.count()
+_INITIALIZED = False
+_ENTRY = ctypes.CFUNCTYPE(None, ctypes.POINTER(ctypes.c_void_p))
+
+
+def _llvm():
+    global _INITIALIZED
+    import llvmlite.binding as llvm
+
+    if not _INITIALIZED:
+        llvm.initialize_native_target()
+        llvm.initialize_native_asmprinter()
+        _INITIALIZED = True
+    return llvm
+
+
+def host_target_machine(opt: int = 3, jit: bool = False):
+    """A new TargetMachine for the host CPU (its name and features: AVX2, FMA, AVX-512 where present)."""
+    llvm = _llvm()
+    target = llvm.Target.from_triple(llvm.get_process_triple())
+    return target.create_target_machine(
+        cpu=llvm.get_host_cpu_name(),
+        features=llvm.get_host_cpu_features().flatten(),
+        opt=opt,
+        codemodel="jitdefault",
+        jit=jit,
+    )
+
+
+@dataclass(frozen=True)
+class Port:
+    """An input or output of an executable."""
+
+    name: str
+    type: Attribute
+    shape: tuple[int, ...]
+    dtype: np.dtype
+
+    @property
+    def is_buffer(self) -> bool:
+        return isinstance(self.type, MemRefType)
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.type}"
+
+
+def _port(name: str, t: Attribute) -> Port:
+    if isinstance(t, MemRefType):
+        return Port(name, t, tuple(t.get_shape()), to_dtype(t.get_element_type()))
+    from xdsl.dialects.builtin import IndexType
+
+    dtype = np.dtype(np.int64) if isinstance(t, IndexType) else to_dtype(t)
+    return Port(name, t, (), dtype)
+
+
+@dataclass
+class Executable:
+    """A compiled function: call it with numpy arrays, get numpy arrays back."""
+
+    name: str
+    inputs: list[Port]
+    outputs: list[Port]
+    results: list[Port]
+    llvm_ir_unoptimized: str
+    llvm_ir: str
+    """The optimised LLVM IR (``llvm_ir_unoptimized``: as generated)."""
+    compile_seconds: dict[str, float]
+    _engine: object = field(repr=False)
+    _keep: list = field(repr=False)
+    _entry: object = field(repr=False)
+    _assembly: str | None = field(repr=False, default=None)
+
+    @property
+    def input_names(self) -> list[str]:
+        return [p.name for p in self.inputs]
+
+    @property
+    def output_names(self) -> list[str]:
+        return [p.name for p in self.outputs]
+
+    def __call__(self, *args, out: Sequence[np.ndarray] | np.ndarray | None = None, **named):
+        """Run on numpy inputs; returns the output array, or a tuple of them when there are several
+        (None when there are none).  ``out``: arrays to write the outputs into."""
+        values = self.run(*args, out=out, **named)
+        if len(values) == 1:
+            return values[0]
+        return tuple(values) if values else None
+
+    def run(self, *args, out: Sequence[np.ndarray] | np.ndarray | None = None, **named) -> list[np.ndarray]:
+        """As calling the executable, but always a list: the outputs, then the scalar results."""
+        inputs = self.bind(args, named)
+        outputs = self._outputs(out, inputs)
+        results = [np.empty((), p.dtype) for p in self.results]
+        arrays = [*inputs, *outputs, *results]
+        pointers = (ctypes.c_void_p * max(1, len(arrays)))(*[a.ctypes.data for a in arrays])
+        self._entry(pointers)
+        return [*outputs, *(r[()] for r in results)]
+
+    def bind(self, args: Sequence, named: Mapping[str, object]) -> list[np.ndarray]:
+        """The inputs as arrays of the right dtype and shape, or a StratiError naming the input."""
+        names = self.input_names
+        if args and named:
+            raise StratiError("give the inputs either by position or by name, not both")
+        if named:
+            unknown = [k for k in named if k not in names]
+            if unknown:
+                raise StratiError(f"unknown input '{unknown[0]}' (inputs: {', '.join(names) or 'none'})")
+            missing = [p for p in self.inputs if p.name not in named]
+            if missing:
+                raise StratiError(f"missing input '{missing[0].name}' of type {missing[0].type}")
+            args = tuple(named[n] for n in names)
+        if len(args) != len(names):
+            raise StratiError(f"expected {len(names)} inputs ({', '.join(names)}), got {len(args)}")
+        return [check_input(p, x) for p, x in zip(self.inputs, args)]
+
+    def _outputs(self, out, inputs: list[np.ndarray]) -> list[np.ndarray]:
+        if out is None:
+            return [np.empty(p.shape, p.dtype) for p in self.outputs]
+        if isinstance(out, np.ndarray):
+            out = [out]
+        out = list(out)
+        if len(out) != len(self.outputs):
+            raise StratiError(f"expected {len(self.outputs)} output arrays ({', '.join(self.output_names)}), got {len(out)}")
+        for p, a in zip(self.outputs, out):
+            check_input(p, a, role="output")
+            if not a.flags.writeable:
+                raise StratiError(f"output '{p.name}' is read-only")
+            for q, x in itertools.chain(zip(self.inputs, inputs), zip(self.outputs, out)):
+                if x is not a and np.may_share_memory(a, x):
+                    raise StratiError(f"output '{p.name}' overlaps '{q.name}' (buffers must not alias)")
+        return out
+
+    def assembly(self) -> str:
+        """The machine code of the optimised module, as assembly text."""
+        if self._assembly is None:
+            llvm = _llvm()
+            with _LOCK:  # the engine owns its module: print a fresh copy of the optimised IR
+                llmod = llvm.parse_assembly(self.llvm_ir)
+                self._assembly = host_target_machine().emit_assembly(llmod)
+        return self._assembly
+
+
+def check_input(port: Port, value, role: str = "input") -> np.ndarray:
+    """One input against its port: dtype, shape, C-contiguous, aligned; one-line errors naming it."""
+    if not port.is_buffer:
+        if isinstance(value, np.ndarray) and value.shape != ():
+            raise StratiError(f"{role} '{port.name}' is a scalar of type {port.type}, got an array of shape {list(value.shape)}")
+        if isinstance(value, (np.ndarray, np.generic)) and value.dtype != port.dtype:
+            raise StratiError(f"{role} '{port.name}' has dtype {value.dtype}, expected {port.dtype} ({port.type})")
+        try:
+            return np.array(value, dtype=port.dtype)
+        except (TypeError, ValueError, OverflowError):
+            raise StratiError(f"{role} '{port.name}' must be a {port.dtype} scalar ({port.type}), got {type(value).__name__}") from None
+    if not isinstance(value, np.ndarray):
+        raise StratiError(f"{role} '{port.name}' must be a numpy array of type {port.type}, got {type(value).__name__}")
+    if value.dtype != port.dtype:
+        raise StratiError(f"{role} '{port.name}' has dtype {value.dtype}, expected {port.dtype} ({port.type})")
+    if value.shape != port.shape:
+        raise StratiError(f"{role} '{port.name}' has shape {list(value.shape)}, expected {port.type}")
+    if not value.flags.c_contiguous:
+        raise StratiError(f"{role} '{port.name}' is not C-contiguous (pass np.ascontiguousarray({port.name}))")
+    if not value.flags.aligned:
+        raise StratiError(f"{role} '{port.name}' is not aligned to its element size")
+    return value
+
+
+def optimize(llvm_module, tm, speed_level: int = 3) -> None:
+    """The new pass manager's default<O3> pipeline, with loop and SLP vectorization."""
+    llvm = _llvm()
+    pto = llvm.PipelineTuningOptions(speed_level=speed_level)
+    pto.loop_vectorization = True
+    pto.slp_vectorization = True
+    pto.loop_unrolling = True
+    pb = llvm.create_pass_builder(tm, pto)
+    pb.getModulePassManager().run(llvm_module, pb)
+
+
+def compile_module(module: ModuleOp, entry: str | None = None, *, opt_level: int = 3) -> Executable:
+    """Compile a level-3 module; ``entry`` names the function to call (default: the only or first public one)."""
+    fn = find_function(module, entry)
+    name = fn.sym_name.data
+    times: dict[str, float] = {}
+    start = time.perf_counter()
+    translation = translate_module(module, embed_limit=EMBED_LIMIT, symbol_prefix=f"__strati{next(_COUNTER)}_")
+    times["translate"] = time.perf_counter() - start
+    info = translation.functions[name]
+    return _build(translation, info, opt_level, times)
+
+
+def _build(translation: Translation, info: FunctionInfo, opt_level: int, times: dict[str, float]) -> Executable:
+    llvm = _llvm()
+    unoptimized = str(translation.module)
+    with _LOCK:
+        start = time.perf_counter()
+        for symbol, data in translation.external_data.items():
+            llvm.add_symbol(symbol, data.ctypes.data)
+        llmod = llvm.parse_assembly(unoptimized)
+        llmod.verify()
+        times["parse"] = time.perf_counter() - start
+        start = time.perf_counter()
+        tm = host_target_machine(opt_level)
+        llmod.triple = tm.triple
+        llmod.data_layout = str(tm.target_data)
+        if opt_level > 0:
+            optimize(llmod, tm, opt_level)
+        times["optimize"] = time.perf_counter() - start
+        optimized = str(llmod)
+        start = time.perf_counter()
+        engine = llvm.create_mcjit_compiler(llmod, host_target_machine(opt_level, jit=True))  # a new TM: MCJIT owns it
+        engine.finalize_object()
+        address = engine.get_function_address(info.entry_symbol)
+        times["codegen"] = time.perf_counter() - start
+    if not address:
+        raise RuntimeError(f"the JIT did not produce @{info.entry_symbol}")
+    n_in = len(info.arg_types) - info.num_outputs
+    names, types = info.arg_names, info.arg_types
+    return Executable(
+        name=info.name,
+        inputs=[_port(n, t) for n, t in zip(names[:n_in], types[:n_in])],
+        outputs=[_port(n, t) for n, t in zip(names[n_in:], types[n_in:])],
+        results=[_port(f"result{i}", t) for i, t in enumerate(info.result_types)],
+        llvm_ir_unoptimized=unoptimized,
+        llvm_ir=optimized,
+        compile_seconds=times,
+        _engine=engine,
+        _keep=[*translation.external_data.values()],
+        _entry=_ENTRY(address),
+    )
+
+
+__all__ = ["EMBED_LIMIT", "Executable", "Port", "check_input", "compile_module", "host_target_machine", "optimize"]
