@@ -1,5 +1,12 @@
 """Code generation: the lowest strati level to LLVM IR (level 5), emitted with llvmlite."""
 
-from strati.codegen.llvm import CodegenError, FunctionInfo, Translation, module_to_llvm_ir, translate_module
+from strati.codegen.llvm import (
+    CodegenError,
+    FunctionInfo,
+    Translation,
+    VectorLibrary,
+    module_to_llvm_ir,
+    translate_module,
+)
 
-__all__ = ["CodegenError", "FunctionInfo", "Translation", "module_to_llvm_ir", "translate_module"]
+__all__ = ["CodegenError", "FunctionInfo", "Translation", "VectorLibrary", "module_to_llvm_ir", "translate_module"]

@@ -21,7 +21,11 @@ Conventions of the generated code:
   their meaning.  ``arith.maximumf``/``minimumf`` propagate NaN (``llvm.maximum``
   /``llvm.minimum``); ``maxnumf``/``minnumf`` ignore it (``llvm.maxnum``).
   Functions LLVM has intrinsics for use them (``llvm.exp``, ``llvm.sqrt``, ...);
-  the rest call libm (``tanhf``, ``erff``, ...); ``rsqrt`` is ``1/sqrt``.
+  the rest call libm (``tanhf``, ``erff``, ...), declared ``memory(none)``;
+  ``rsqrt`` is ``1/sqrt``.  Given a :class:`VectorLibrary` (the JIT passes glibc's
+  libmvec when the process has it), the functions it has are libm calls whose
+  declarations name their vector variants, so that loops calling ``exp``,
+  ``tanh`` or ``erf`` vectorize too.
 * ``memref.alloc`` of a small buffer is a stack slot in the entry block (its
   ``dealloc`` vanishes); a larger one is ``aligned_alloc(64, ...)`` and its
   ``dealloc`` is ``free``.  ``memref.global`` is an LLVM global (constant when
@@ -99,6 +103,19 @@ class FunctionInfo:
     """The last ``num_outputs`` arguments are outputs (the function attribute ``strati.outputs``)."""
 
 
+@dataclass(frozen=True)
+class VectorLibrary:
+    """Vector versions of libm functions (e.g. glibc's libmvec): ``tanhf`` -> ``((8, "_ZGVdN8v_tanhf"), ...)``.
+
+    With one, the math functions it has are emitted as libm calls whose declaration names
+    their vector variants (the ``vector-function-abi-variant`` attribute), so LLVM's loop
+    vectorizer can call ``_ZGVdN8v_tanhf`` on 8 lanes; without one, ``exp``/``log``/...
+    are LLVM intrinsics and ``tanh``/``erf``/... scalar libm calls."""
+
+    name: str
+    variants: dict[str, tuple[tuple[int, str], ...]]
+
+
 @dataclass
 class Translation:
     module: ir.Module
@@ -107,10 +124,17 @@ class Translation:
     """Symbol -> bytes (uint8, 64-byte aligned) of the globals left external."""
 
 
-def translate_module(module: ModuleOp, *, embed_limit: int | None = None, symbol_prefix: str = "") -> Translation:
+def translate_module(
+    module: ModuleOp,
+    *,
+    embed_limit: int | None = None,
+    symbol_prefix: str = "",
+    vector_library: VectorLibrary | None = None,
+) -> Translation:
     """Translate a level-3 module; ``embed_limit``: globals larger than this many bytes stay external
-    (None: embed all); ``symbol_prefix`` names the external ones uniquely (the JIT binds them by name)."""
-    return ModuleTranslator(module, embed_limit, symbol_prefix).translate()
+    (None: embed all); ``symbol_prefix`` names the external ones uniquely (the JIT binds them by name);
+    ``vector_library``: vector variants of libm functions the vectorizer may call."""
+    return ModuleTranslator(module, embed_limit, symbol_prefix, vector_library).translate()
 
 
 def module_to_llvm_ir(module: ModuleOp) -> str:
@@ -231,8 +255,10 @@ def float_constant(t: ir.Type, value: float) -> ir.Constant:
 
 
 class ModuleTranslator:
-    def __init__(self, module: ModuleOp, embed_limit: int | None, symbol_prefix: str):
+    def __init__(self, module: ModuleOp, embed_limit: int | None, symbol_prefix: str, vector_library: VectorLibrary | None):
         self.source = module
+        self.vector_library = vector_library
+        self.vector_functions: list[ir.Function] = []
         self.embed_limit = embed_limit
         self.symbol_prefix = symbol_prefix
         self.module = ir.Module(name="strati")
@@ -265,6 +291,13 @@ class ModuleTranslator:
             public = op.sym_visibility is None or op.sym_visibility.data == "public"
             if op.body.blocks and public:
                 self.emit_entry(op)
+        if self.vector_functions:
+            # Keep the vector variants declared until the vectorizer has had its chance to call them.
+            t = ir.ArrayType(PTR, len(self.vector_functions))
+            used = ir.GlobalVariable(self.module, t, "llvm.compiler.used")
+            used.linkage = "appending"
+            used.section = "llvm.metadata"
+            used.initializer = ir.Constant(t, [ir.FormattedConstant(PTR, f.get_reference()) for f in self.vector_functions])
         return self.translation
 
     # globals
@@ -364,6 +397,30 @@ class ModuleTranslator:
         b.ret_void()
         info.entry_symbol = symbol
 
+    def declare_libm(self, name: str, t: ir.Type, arity: int) -> ir.Function:
+        """A libm function of ``arity`` arguments of type ``t``: no side effects (no errno), and
+        its vector variants where the vector library has them."""
+        existing = self.module.globals.get(name)
+        if existing is not None:
+            return existing
+        fn = ir.Function(self.module, ir.FunctionType(t, [t] * arity), name)
+        fn.attributes.add("nounwind")
+        set.add(fn.attributes, "memory(none)")  # llvmlite does not know LLVM's memory(...) attribute
+        variants = self.vector_library.variants.get(name, ()) if self.vector_library is not None else ()
+        mappings = []
+        for lanes, symbol in variants:
+            vt = ir.VectorType(t, lanes)
+            vector_fn = self.declare(symbol, vt, [vt] * arity)
+            if vector_fn not in self.vector_functions:
+                self.vector_functions.append(vector_fn)
+            mappings.append(f"_ZGV_LLVM_N{lanes}{'v' * arity}_{name}({symbol})")
+        if mappings:
+            set.add(fn.attributes, f'"vector-function-abi-variant"="{",".join(mappings)}"')
+        return fn
+
+    def has_vector_variant(self, name: str) -> bool:
+        return self.vector_library is not None and bool(self.vector_library.variants.get(name))
+
     def declare(self, name: str, ret: ir.Type, args: Sequence[ir.Type]) -> ir.Function:
         """An external function or intrinsic, declared once."""
         existing = self.module.globals.get(name)
@@ -451,6 +508,17 @@ LIBM_UNARY = {
     "math.cbrt": "cbrt",
 }
 LIBM_BINARY = {"math.atan2": "atan2"}
+LIBM_EQUIVALENT = {
+    "math.exp": "exp",
+    "math.exp2": "exp2",
+    "math.log": "log",
+    "math.log2": "log2",
+    "math.log10": "log10",
+    "math.sin": "sin",
+    "math.cos": "cos",
+    "math.powf": "pow",
+}
+"""Math ops that are LLVM intrinsics but become libm calls when the vector library has them."""
 CASTS = {
     "arith.extf": "fpext",
     "arith.truncf": "fptrunc",
@@ -483,6 +551,7 @@ class FunctionEmitter:
         self.heap: set[SSAValue] = set()
         self.stack: set[SSAValue] = set()
         self.stack_bytes = 0
+        self.depth = 0  # of loop nesting, to name induction variables without a name
         self.entry = fn.append_basic_block("entry")
         self.body = fn.append_basic_block("body")
         self.allocas = ir.IRBuilder(self.entry)
@@ -548,6 +617,8 @@ class FunctionEmitter:
             out = self.float_binary(op)
         elif op.name in INT_BINARY:
             out = self.int_binary(op)
+        elif op.name in LIBM_EQUIVALENT and self.tr.has_vector_variant(self.libm_name(LIBM_EQUIVALENT[op.name], op)):
+            out = self.libm_call(LIBM_EQUIVALENT[op.name], [self.v(x) for x in op.operands], op)
         elif op.name in BINARY_INTRINSICS:
             out = self.intrinsic_call(BINARY_INTRINSICS[op.name], [self.v(x) for x in op.operands], op)
         elif op.name in UNARY_INTRINSICS:
@@ -702,6 +773,12 @@ class FunctionEmitter:
             flags = self.float_flags(op, policy)
         return self.b.call(fn, args, name=self.name(op), fastmath=flags)
 
+    def libm_name(self, base: str, op: Operation) -> str:
+        """``tanhf`` for f32 (and f16, computed in f32), ``tanh`` for f64."""
+        t = op.operands[0].type
+        el = t.get_element_type() if isinstance(t, VectorType) else t
+        return base if isinstance(el, Float64Type) else base + "f"
+
     def libm_call(self, base: str, args: list[ir.Value], op: Operation) -> ir.Value:
         """A libm function, lane by lane on vectors; f16 is computed in f32."""
         t = args[0].type
@@ -709,18 +786,16 @@ class FunctionEmitter:
         if not isinstance(el, (ir.FloatType, ir.DoubleType, ir.HalfType)):
             raise CodegenError(f"{op.name} needs a float type, not {op.operands[0].type}", op)
         compute = ir.DoubleType() if isinstance(el, ir.DoubleType) else ir.FloatType()
-        fn = self.tr.declare(base if isinstance(compute, ir.DoubleType) else base + "f", compute, [compute] * len(args))
+        fn = self.tr.declare_libm(self.libm_name(base, op), compute, len(args))
 
-        def scalar(xs: list[ir.Value]) -> ir.Value:
+        def scalar(xs: list[ir.Value], name: str = "") -> ir.Value:
             if isinstance(el, ir.HalfType):
                 xs = [self.b.fpext(x, compute) for x in xs]
-            r = self.b.call(fn, xs)
-            return self.b.fptrunc(r, el) if isinstance(el, ir.HalfType) else r
+                return self.b.fptrunc(self.b.call(fn, xs), el, name=name)
+            return self.b.call(fn, xs, name=name)
 
         if not isinstance(t, ir.VectorType):
-            r = scalar(args)
-            r.name = self.name(op) if r.name == "" else r.name
-            return r
+            return scalar(args, self.name(op))
         out = ir.Constant(t, ir.Undefined)
         for lane in range(t.count):
             k = ir.Constant(I32, lane)
@@ -866,11 +941,11 @@ class FunctionEmitter:
     def loop_for(self, op: Operation) -> None:
         lb, ub, step = (self.v(x) for x in op.operands)
         iv_value = op.body.block.args[0]
-        label = iv_value.name_hint or "loop"
+        label = iv_value.name_hint or f"i{self.depth}"
         before = self.b.block
         header = self.fn.append_basic_block(f"{label}.header")
         body = self.fn.append_basic_block(f"{label}.body")
-        exit_block = self.fn.append_basic_block(f"{label}.exit")
+        exit_block = ir.Block(parent=self.fn, name=f"{label}.exit")  # placed after the body's blocks
         self.b.branch(header)
         self.b.position_at_end(header)
         iv = self.b.phi(I64, name=label)
@@ -878,13 +953,16 @@ class FunctionEmitter:
         self.b.cbranch(self.b.icmp_signed("<", iv, ub), body, exit_block)
         self.b.position_at_end(body)
         self.values[iv_value] = iv
+        self.depth += 1
         self.emit_block(op.body.block)
+        self.depth -= 1
         following = self.b.add(iv, step, name=f"{label}.next", flags=("nsw",))
         latch = self.b.branch(header)
         iv.add_incoming(following, self.b.block)
         hints = self.loop_hints(op)
         if hints is not None:
             latch.set_metadata("llvm.loop", hints)
+        self.fn.blocks.append(exit_block)
         self.b.position_at_end(exit_block)
 
     def loop_hints(self, op: Operation):
@@ -968,6 +1046,7 @@ __all__ = [
     "CodegenError",
     "FunctionInfo",
     "Translation",
+    "VectorLibrary",
     "module_to_llvm_ir",
     "translate_module",
 ]

@@ -379,7 +379,7 @@ def bitcast(op: Operation, x: Array) -> Array:
         return x
     if x.dtype == np.bool_ or dtype == np.bool_:
         return to_bits(as_unsigned(x), dtype)
-    return np.ascontiguousarray(x).view(dtype)
+    return np.array(x, order="C").view(dtype)  # (ascontiguousarray would make a 0-d array 1-d)
 
 
 CASTS = {

@@ -97,15 +97,18 @@ class Interpreter:
             if isinstance(op, func.CallOp):
                 results = self.call(find_function(self.module, op.callee.root_reference.data), values)
             else:
-                results = self.run_op(op, values)
+                results = self.run_op(op, values, env)
             env.update(zip(op.results, results))
         raise StratiError(f"function @{fn.sym_name.data} has no func.return")
 
-    def run_op(self, op: Operation, values: Sequence[np.ndarray]) -> list[np.ndarray]:
+    def run_op(
+        self, op: Operation, values: Sequence[np.ndarray], env: Mapping[SSAValue, np.ndarray] | None = None
+    ) -> list[np.ndarray]:
+        """Run one op; an op with regions also gets ``captures``: the values defined above it."""
         reference = registry.get_op_attr(op.name, "reference")
         if reference is None:
             raise StratiError(f"op '{op.name}' has no 'reference' attribute: the interpreter cannot run it", op)
-        out = reference(op, *values)
+        out = reference(op, *values, captures=env or {}) if op.regions else reference(op, *values)
         outs = list(out) if isinstance(out, (tuple, list)) else [out]
         if len(outs) != len(op.results):
             raise StratiError(f"reference of '{op.name}' returned {len(outs)} values for {len(op.results)} results", op)

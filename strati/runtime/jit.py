@@ -57,6 +57,57 @@ def _llvm():
     return llvm
 
 
+LIBMVEC_FUNCTIONS = (
+    "exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan", "tanh", "erf", "atan", "asin", "acos",
+    "sinh", "cosh", "asinh", "acosh", "atanh", "expm1", "log1p", "cbrt", "pow", "atan2",
+)  # fmt: skip
+_BINARY = ("pow", "atan2")
+_VECTOR_LIBRARY: list = []
+
+
+def host_vector_library():
+    """glibc's libmvec, loaded into the process, with the variants this CPU can run (None if absent).
+
+    x86-64 only: ``b`` = SSE (4 floats), ``d`` = AVX2 (8), ``e`` = AVX-512 (16); a
+    variant counts only if the library exports it (older glibc has exp/log/sin/cos/pow only).
+    """
+    if _VECTOR_LIBRARY:
+        return _VECTOR_LIBRARY[0]
+    library = None
+    llvm = _llvm()
+    try:
+        import platform
+
+        if platform.machine() in ("x86_64", "AMD64"):
+            lib = ctypes.CDLL("libmvec.so.1", mode=ctypes.RTLD_GLOBAL)
+            llvm.load_library_permanently("libmvec.so.1")
+            features = llvm.get_host_cpu_features()
+            isas = [("b", 4)]
+            if features.get("avx2"):
+                isas.append(("d", 8))
+            if features.get("avx512f"):
+                isas.append(("e", 16))
+            variants = {}
+            for base in LIBMVEC_FUNCTIONS:
+                params = "vv" if base in _BINARY else "v"
+                for scalar, width in ((base + "f", 1), (base, 2)):  # f32 lanes, f64 lanes (half as many)
+                    found = []
+                    for isa, lanes in isas:
+                        symbol = f"_ZGV{isa}N{lanes // width}{params}_{scalar}"
+                        if hasattr(lib, symbol):
+                            found.append((lanes // width, symbol))
+                    if found:
+                        variants[scalar] = tuple(found)
+            if variants:
+                from strati.codegen.llvm import VectorLibrary
+
+                library = VectorLibrary("libmvec", variants)
+    except (OSError, RuntimeError, AttributeError):
+        library = None
+    _VECTOR_LIBRARY.append(library)
+    return library
+
+
 def host_target_machine(opt: int = 3, jit: bool = False):
     """A new TargetMachine for the host CPU (its name and features: AVX2, FMA, AVX-512 where present)."""
     llvm = _llvm()
@@ -169,7 +220,7 @@ class Executable:
             if not a.flags.writeable:
                 raise StratiError(f"output '{p.name}' is read-only")
             for q, x in itertools.chain(zip(self.inputs, inputs), zip(self.outputs, out)):
-                if x is not a and np.may_share_memory(a, x):
+                if q is not p and np.may_share_memory(a, x):
                     raise StratiError(f"output '{p.name}' overlaps '{q.name}' (buffers must not alias)")
         return out
 
@@ -218,15 +269,41 @@ def optimize(llvm_module, tm, speed_level: int = 3) -> None:
     pb.getModulePassManager().run(llvm_module, pb)
 
 
-def compile_module(module: ModuleOp, entry: str | None = None, *, opt_level: int = 3) -> Executable:
-    """Compile a level-3 module; ``entry`` names the function to call (default: the only or first public one)."""
+def optimized_llvm_ir(module: ModuleOp, opt_level: int = 3) -> str:
+    """The LLVM IR the JIT would run for a level-3 module (every global embedded), after O3 for the host."""
+    llvm = _llvm()
+    translation = translate_module(module, vector_library=host_vector_library())
+    with _LOCK:
+        llmod = llvm.parse_assembly(str(translation.module))
+        llmod.verify()
+        tm = host_target_machine(opt_level)
+        llmod.triple = tm.triple
+        llmod.data_layout = str(tm.target_data)
+        if opt_level > 0:
+            optimize(llmod, tm, opt_level)
+        return str(llmod)
+
+
+def compile_module(
+    module: ModuleOp, entry: str | None = None, *, opt_level: int = 3, vectorize_math: bool = True
+) -> Executable:
+    """Compile a level-3 module; ``entry`` names the function to call (default: the only or first public one).
+
+    ``vectorize_math``: let the vectorizer call glibc's libmvec for exp, tanh, erf, ... (when present)."""
     fn = find_function(module, entry)
     name = fn.sym_name.data
     times: dict[str, float] = {}
     start = time.perf_counter()
-    translation = translate_module(module, embed_limit=EMBED_LIMIT, symbol_prefix=f"__strati{next(_COUNTER)}_")
+    translation = translate_module(
+        module,
+        embed_limit=EMBED_LIMIT,
+        symbol_prefix=f"__strati{next(_COUNTER)}_",
+        vector_library=host_vector_library() if vectorize_math else None,
+    )
     times["translate"] = time.perf_counter() - start
     info = translation.functions[name]
+    if info.entry_symbol is None:
+        raise StratiError(f"@{name} is private: only public functions can be called", fn)
     return _build(translation, info, opt_level, times)
 
 
@@ -271,4 +348,14 @@ def _build(translation: Translation, info: FunctionInfo, opt_level: int, times: 
     )
 
 
-__all__ = ["EMBED_LIMIT", "Executable", "Port", "check_input", "compile_module", "host_target_machine", "optimize"]
+__all__ = [
+    "EMBED_LIMIT",
+    "Executable",
+    "Port",
+    "check_input",
+    "compile_module",
+    "host_target_machine",
+    "host_vector_library",
+    "optimize",
+    "optimized_llvm_ir",
+]

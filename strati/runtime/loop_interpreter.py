@@ -22,6 +22,7 @@ it is meant for small shapes (tests and debugging), as the oracle one level down
 
 from __future__ import annotations
 
+import importlib
 import math as pymath
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -46,7 +47,7 @@ from strati.dialects.loop.ops import ForOp, ViewOp, YieldOp
 from strati.runtime.interpreter import argument_names, find_function
 
 try:  # the registry's references for arith/math, where that module is present
-    import strati.dialects.upstream_attrs  # noqa: F401
+    importlib.import_module("strati.dialects.upstream_attrs")
 except ImportError:  # pragma: no cover
     pass
 

@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import TensorType
 from strati.dense import to_dtype
 from strati.diagnostics import DiagnosticError, StratiError, op_diagnostic
 from strati.dialects.shapes import shape_of
-from strati.runtime.interpreter import Interpreter, argument_names, bind_inputs, find_function
+from strati.runtime.interpreter import Interpreter, argument_names, bind_inputs, check_value, find_function
 from strati.source import load_module
 from strati.tools.common import ToolError, run_tool, load_plugin, read_text
 
@@ -29,7 +29,7 @@ TOOL = "strati-run"
 
 def build_arg_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog=TOOL, description="Execute a function of an .mlir module on numpy inputs.")
-    ap.add_argument("file", help="the .mlir module")
+    ap.add_argument("file", help="the .mlir module, or an .onnx model (inputs by their ONNX names)")
     ap.add_argument("--entry", help="the function to run (default: the only or first public one)")
     ap.add_argument("--input", action="append", default=[], metavar="NAME=FILE.npy", help="an input, by argument name")
     ap.add_argument("--random-inputs", type=int, metavar="SEED", help="draw the inputs not given at random")
@@ -40,8 +40,16 @@ def build_arg_parser() -> argparse.ArgumentParser:
     return ap
 
 
+def input_names(fn: func.FuncOp) -> list[str]:
+    """The ONNX names of an imported model's inputs (kept by the importer), else the SSA names."""
+    attr = fn.attributes.get("strati.input_names")
+    if attr is not None:
+        return [a.data for a in attr.data]
+    return argument_names(fn)
+
+
 def read_inputs(fn: func.FuncOp, specs: list[str], seed: int | None) -> dict[str, np.ndarray]:
-    names = argument_names(fn)
+    names = input_names(fn)
     types = dict(zip(names, fn.function_type.inputs.data))
     given: dict[str, np.ndarray] = {}
     for spec in specs:
@@ -53,6 +61,10 @@ def read_inputs(fn: func.FuncOp, specs: list[str], seed: int | None) -> dict[str
         if name in given:
             raise ToolError(f"input '{name}' is given twice")
         given[name] = load_npy(name, path)
+        try:
+            check_value(name, types[name], given[name])
+        except StratiError as err:
+            raise ToolError(err.message) from None
     rng = np.random.default_rng(seed)
     for name in names:
         if name in given:
@@ -105,10 +117,19 @@ def run(argv: list[str] | None = None) -> int:
     args = build_arg_parser().parse_args(argv)
     for plugin in args.load_plugin:
         load_plugin(plugin)
-    module = load_module(read_text(args.file), args.file)
+    if args.file.endswith(".onnx"):
+        from strati.frontends.onnx import import_model  # onnx is needed only here
+
+        try:
+            module = import_model(args.file)
+        except StratiError as err:
+            raise ToolError(err.message) from None
+    else:
+        module = load_module(read_text(args.file), args.file)
     try:
         fn = find_function(module, args.entry)
-        inputs = bind_inputs(fn, read_inputs(fn, args.input, args.random_inputs))
+        given = read_inputs(fn, args.input, args.random_inputs)
+        inputs = bind_inputs(fn, [given[name] for name in input_names(fn)])
         interpreter = Interpreter(module)
         start = time.perf_counter()
         outputs = interpreter.call(fn, inputs)

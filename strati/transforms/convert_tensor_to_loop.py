@@ -55,12 +55,11 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
     StringAttr,
-    SymbolRefAttr,
     TensorType,
     UnitAttr,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -596,7 +595,7 @@ class FunctionBufferizer:
 
         def emit_body(ivs: list[SSAValue]) -> None:
             cache: dict[AffineExpr, SSAValue] = {}
-            mapper = dict(self.values)
+            mapper = self.values  # the body's values join it: they are distinct from the function's
             for k, (arg, value, m) in enumerate(zip(body.args[:n_in], op.inputs, maps)):
                 if not arg.uses:
                     continue

@@ -54,7 +54,7 @@ class FoldConstantsPass(ModulePass):
                 Rewriter.erase_op(const)
 
     def foldable(self, op: Operation) -> bool:
-        if op.has_trait(ConstantLike) or not op.operands or not op.results:
+        if op.has_trait(ConstantLike) or op.regions or not op.operands or not op.results:
             return False
         if not all(constant_value(v) is not None for v in op.operands):
             return False
@@ -72,7 +72,7 @@ def constant_value(value: SSAValue) -> np.ndarray | None:
     """The numpy value of a constant-like op's dense result, else None."""
     owner = value.owner
     if isinstance(owner, Operation) and owner.has_trait(ConstantLike):
-        attr = owner.properties.get("value") or owner.attributes.get("value")
+        attr = owner.properties.get("value", owner.attributes.get("value"))
         if isinstance(attr, DenseIntOrFPElementsAttr):
             return numpy_from_dense(attr)
     return None

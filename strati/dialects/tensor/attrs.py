@@ -3,9 +3,8 @@
 
 from __future__ import annotations
 
-import inspect
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 from xdsl.dialects.builtin import TensorType
@@ -181,51 +180,34 @@ def extract(op: Operation, t: np.ndarray, *indices: np.ndarray) -> np.ndarray:
     return np.asarray(t[index])
 
 
-def _captured(op: GenericOp, values: Sequence[np.ndarray]) -> dict[SSAValue, np.ndarray]:
+def _captured(
+    op: GenericOp, values: Sequence[np.ndarray], captures: Mapping[SSAValue, np.ndarray]
+) -> dict[SSAValue, np.ndarray]:
     """The values of the SSA values the body uses but does not define: the generic's operands,
-    and values defined above it (the tensors a ``tensor.extract`` reads, scalar constants).
-
-    The interpreter passes a reference only its op's operands, so values defined above
-    are read from the interpreter's environment (the ``env`` of the caller's frame), or,
-    for constants, evaluated here.
-    """
+    and values defined above it (the tensors a ``tensor.extract`` reads, scalar constants),
+    which the interpreter passes as ``captures``; constants not among them are evaluated here."""
     known: dict[SSAValue, np.ndarray] = dict(zip(op.operands, values))
     body_ops = set(op.body.walk())
-    outer = []
     for inner in body_ops:
         for v in inner.operands:
             owner = v.owner
             inside = owner in body_ops if isinstance(owner, Operation) else owner is op.body.block
-            if not inside and v not in known and v not in outer:
-                outer.append(v)
-    if not outer:
-        return known
-    frame = inspect.currentframe()
-    try:
-        while frame is not None and outer:
-            env = frame.f_locals.get("env")
-            if isinstance(env, dict):
-                outer = [v for v in outer if not _take(env, v, known)]
-            frame = frame.f_back
-    finally:
-        del frame
-    for v in outer:
-        owner = v.owner
-        reference = registry.get_op_attr(owner.name, "reference") if isinstance(owner, Operation) else None
-        if not isinstance(owner, Operation) or owner.operands or owner.regions or reference is None:
-            raise StratiError(f"the body reads {v.name_hint and '%' + v.name_hint or 'a value'} defined above the generic, whose value is not known", op)
-        known[v] = np.asarray(reference(owner))
+            if inside or v in known:
+                continue
+            if v in captures:
+                known[v] = captures[v]
+                continue
+            reference = registry.get_op_attr(owner.name, "reference") if isinstance(owner, Operation) else None
+            if not isinstance(owner, Operation) or owner.operands or owner.regions or reference is None:
+                name = f"%{v.name_hint}" if v.name_hint else "a value"
+                raise StratiError(f"the body reads {name} defined above the generic, whose value is not known", op)
+            known[v] = np.asarray(reference(owner))
     return known
 
 
-def _take(env: dict, v: SSAValue, known: dict[SSAValue, np.ndarray]) -> bool:
-    if v in env:
-        known[v] = env[v]
-        return True
-    return False
-
-
-def generic_reference(op: GenericOp, *values: np.ndarray) -> tuple[np.ndarray, ...]:
+def generic_reference(
+    op: GenericOp, *values: np.ndarray, captures: Mapping[SSAValue, np.ndarray] | None = None
+) -> tuple[np.ndarray, ...]:
     n_in = len(op.inputs)
     inputs = [np.asarray(v) for v in values[:n_in]]
     outs = [np.array(v, copy=True, order="C") for v in values[n_in:]]
@@ -250,7 +232,7 @@ def generic_reference(op: GenericOp, *values: np.ndarray) -> tuple[np.ndarray, .
         flat = np.ravel_multi_index(index, out.shape) if index else np.zeros(grid_shape, np.int64)
         out_flat.append(flat)
 
-    scope = _captured(op, values)
+    scope = _captured(op, values, captures or {})
     block = op.body.block
     for point in itertools.product(*(range(ranges[i]) for i in red)):
         for i, v in zip(red, point):

@@ -1,0 +1,56 @@
+"""strati-import: an ONNX model to the graph dialect.
+
+    strati-import MODEL.onnx [-o OUT.mlir] [--report] [--print-debuginfo]
+
+Prints (or writes atomically with ``-o``) the module: one ``func.func`` whose
+arguments carry the ONNX input names, weights as hex ``dense<"0x...">`` that
+``strati-opt`` reads back.  ``--report`` prints, per op type of the model,
+whether strati supports it.  An unsupported model is one line listing every
+unsupported (op type, opset, attribute); a missing, malformed or truncated file
+is one line too; exit status 1, no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from strati.frontends.onnx import import_model, support_report
+from strati.source import module_text
+from strati.tools.common import ToolError, load_plugin, run_tool, write_text
+from strati.diagnostics import StratiError
+
+TOOL = "strati-import"
+
+
+def build_arg_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog=TOOL, description="Import an ONNX model into the graph dialect.")
+    ap.add_argument("model", help="the .onnx model")
+    ap.add_argument("-o", "--output", default="-", help="output file (written only on success; default stdout)")
+    ap.add_argument("--report", action="store_true", help="print per op type whether it is supported, and exit")
+    ap.add_argument("--print-debuginfo", action="store_true", help="print op locations (the ONNX node names)")
+    ap.add_argument("--load-plugin", action="append", default=[], metavar="FILE.py|MODULE")
+    return ap
+
+
+def run(argv: list[str] | None = None) -> int:
+    args = build_arg_parser().parse_args(argv)
+    for plugin in args.load_plugin:
+        load_plugin(plugin)
+    try:
+        if args.report:
+            sys.stdout.write(support_report(args.model))
+            return 0
+        module = import_model(args.model)
+    except StratiError as err:
+        raise ToolError(err.message) from None
+    write_text(args.output, module_text(module, locations=args.print_debuginfo))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> None:
+    run_tool(TOOL, run, argv)
+
+
+if __name__ == "__main__":
+    main()
