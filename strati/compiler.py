@@ -65,15 +65,25 @@ def run_pass(module: ModuleOp, name: str) -> None:
         raise RuntimeError(f"internal error: the IR after pass '{name}' does not verify: {diag}")
 
 
-def lower_to_loop(module: ModuleOp) -> ModuleOp:
-    """Lower a module in place to level 3 (loop nests on memrefs) with the standard pipeline; returns it."""
+def lower_to(module: ModuleOp, target_level: str) -> ModuleOp:
+    """Lower a module in place, level by level with the standard pipeline, down to ``target_level``."""
+    if target_level not in LEVELS:
+        raise StratiError(f"unknown level '{target_level}' (levels: {', '.join(LEVELS)})")
+    stop = LEVELS.index(target_level)
     for level, passes in STANDARD_PIPELINE:
+        if LEVELS.index(level) >= stop:
+            break
         if module_level(module) == level:
             for name in passes:
                 run_pass(module, name)
-    if (level := module_level(module)) != "loop":
+    if LEVELS.index(level := module_level(module)) < stop:
         raise StratiError(f"the module is still at the {level} level after the standard pipeline")
     return module
+
+
+def lower_to_loop(module: ModuleOp) -> ModuleOp:
+    """Lower a module in place to level 3 (loop nests on memrefs); returns it."""
+    return lower_to(module, "loop")
 
 
 def load(module_or_path: ModuleOp | str | os.PathLike) -> ModuleOp:
@@ -112,4 +122,4 @@ def compile(module_or_path, target: str = "cpu", *, entry: str | None = None):  
     return compile_module(module, entry)
 
 
-__all__ = ["LEVELS", "STANDARD_PIPELINE", "compile", "load", "lower_to_loop", "module_level", "run_pass"]
+__all__ = ["LEVELS", "STANDARD_PIPELINE", "compile", "load", "lower_to", "lower_to_loop", "module_level", "run_pass"]
