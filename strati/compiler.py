@@ -20,24 +20,30 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from strati.diagnostics import StratiError, diagnostic_message, verify_module
 
-LEVELS = ("graph", "tensor", "loop")
+LEVELS = ("graph", "tensor", "loop", "hw")
 
 STANDARD_PIPELINE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("graph", ("convert-graph-to-tensor",)),
     ("tensor", ("convert-tensor-to-loop",)),
+    ("loop", ("convert-loop-to-hw",)),
 )
 """For each level, the passes that take a module from it to the next one."""
 
 
 def module_level(module: ModuleOp) -> str:
-    """The highest level present in the module: 'graph', 'tensor' or 'loop'."""
-    level = "loop"
+    """The highest level present in the module: 'graph', 'tensor', 'loop' or 'hw' (a target
+    description ``hw.target`` on the module, or ops of a target dialect such as ``cpu``)."""
+    from strati.dialects.hw.ops import TARGET_ATTR
+
+    level = "hw" if TARGET_ATTR in module.attributes else "loop"
     for op in module.walk():
         dialect = op.name.split(".", 1)[0]
         if dialect == "graph":
             return "graph"
         if dialect == "tensor":
             level = "tensor"
+        elif dialect == "cpu" and level == "loop":
+            level = "hw"
         elif isinstance(op, FuncOp) and any(
             isinstance(t, TensorType) for t in (*op.function_type.inputs.data, *op.function_type.outputs.data)
         ):
@@ -65,18 +71,20 @@ def run_pass(module: ModuleOp, name: str) -> None:
         raise RuntimeError(f"internal error: the IR after pass '{name}' does not verify: {diag}")
 
 
+def passes_between(from_level: str, to_level: str) -> list[str]:
+    """The standard pipeline's passes that take a module from one level down to another."""
+    for level in (from_level, to_level):
+        if level not in LEVELS:
+            raise StratiError(f"unknown level '{level}' (levels: {', '.join(LEVELS)})")
+    start, stop = LEVELS.index(from_level), LEVELS.index(to_level)
+    return [name for level, passes in STANDARD_PIPELINE if start <= LEVELS.index(level) < stop for name in passes]
+
+
 def lower_to(module: ModuleOp, target_level: str) -> ModuleOp:
     """Lower a module in place, level by level with the standard pipeline, down to ``target_level``."""
-    if target_level not in LEVELS:
-        raise StratiError(f"unknown level '{target_level}' (levels: {', '.join(LEVELS)})")
-    stop = LEVELS.index(target_level)
-    for level, passes in STANDARD_PIPELINE:
-        if LEVELS.index(level) >= stop:
-            break
-        if module_level(module) == level:
-            for name in passes:
-                run_pass(module, name)
-    if LEVELS.index(level := module_level(module)) < stop:
+    for name in passes_between(module_level(module), target_level):
+        run_pass(module, name)
+    if LEVELS.index(level := module_level(module)) < LEVELS.index(target_level):
         raise StratiError(f"the module is still at the {level} level after the standard pipeline")
     return module
 
@@ -113,7 +121,7 @@ def compile(module_or_path, target: str = "cpu", *, entry: str | None = None):  
     """Compile a module (any level) or an .mlir file into an :class:`~strati.runtime.jit.Executable`."""
     if target != "cpu":
         raise ValueError(f"unknown target '{target}' (targets: cpu)")
-    module = lower_to_loop(load(module_or_path))
+    module = lower_to(load(module_or_path), "hw")
     for fn in module.walk():
         if isinstance(fn, FuncOp) and any(isinstance(t, TensorType) for t in fn.function_type.inputs.data):
             raise StratiError(f"@{fn.sym_name.data} still takes tensors after lowering")
@@ -122,4 +130,4 @@ def compile(module_or_path, target: str = "cpu", *, entry: str | None = None):  
     return compile_module(module, entry)
 
 
-__all__ = ["LEVELS", "STANDARD_PIPELINE", "compile", "load", "lower_to", "lower_to_loop", "module_level", "run_pass"]
+__all__ = ["LEVELS", "STANDARD_PIPELINE", "compile", "load", "lower_to", "lower_to_loop", "passes_between", "module_level", "run_pass"]

@@ -32,7 +32,19 @@ def _loop() -> Dialect:
     return Loop
 
 
-_OURS: dict[str, Callable[[], Dialect]] = {"graph": _graph, "tensor": _tensor, "loop": _loop}
+def _hw() -> Dialect:
+    from strati.dialects.hw import Hw
+
+    return Hw
+
+
+def _cpu() -> Dialect:
+    from strati.dialects.hw.cpu import Cpu
+
+    return Cpu
+
+
+_OURS: dict[str, Callable[[], Dialect]] = {"graph": _graph, "tensor": _tensor, "loop": _loop, "hw": _hw, "cpu": _cpu}
 _PLUGINS: dict[str, Callable[[], Dialect]] = {}
 
 

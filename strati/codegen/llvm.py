@@ -3,7 +3,8 @@
 What is translated: ``func`` (func.func, func.return, func.call), ``arith`` and
 ``math`` on scalars and 1-D vectors, ``memref`` (alloc, alloca, dealloc, load,
 store, copy, global, get_global, collapse/expand_shape), ``loop.for``,
-``loop.view``, and ``vector`` (load, store, broadcast, fma, reduction).
+``loop.view``, ``vector`` (load, store, broadcast, fma, reduction), and the cpu
+target's ``cpu.parallel`` (level 4).
 
 Conventions of the generated code:
 
@@ -25,13 +26,22 @@ Conventions of the generated code:
   ``rsqrt`` is ``1/sqrt``.  Given a :class:`VectorLibrary` (the JIT passes glibc's
   libmvec when the process has it), the functions it has are libm calls whose
   declarations name their vector variants, so that loops calling ``exp``,
-  ``tanh`` or ``erf`` vectorize too.
+  ``tanh`` or ``erf`` vectorize too; on ``vector<N x T>`` operands (level 4) they
+  call the widest variant that divides ``N`` directly, in pieces when ``N`` is wider.
 * ``memref.alloc`` of a small buffer is a stack slot in the entry block (its
   ``dealloc`` vanishes); a larger one is ``aligned_alloc(64, ...)`` and its
   ``dealloc`` is ``free``.  ``memref.global`` is an LLVM global (constant when
   the memref global is); a global larger than ``embed_limit`` bytes is left
   external, and its bytes are handed to the JIT (:attr:`Translation.external_data`),
   so weights never go through LLVM's text parser.
+* ``cpu.parallel %i = %lb to %ub step %s`` is outlined: its body becomes
+  ``internal void @f.parallelN(ptr %ctx, i64 %begin, i64 %end)``, which runs the
+  iterations ``begin <= k < end`` (``i = lb + k*s``), with the values it uses from
+  above packed in a context struct on the caller's stack (constants and globals are
+  rematerialised inside, not captured; captured buffers that are the only view of
+  their allocation stay ``noalias``, through an inner function LLVM inlines).
+  The caller calls ``strati_parallel_for(ptr @f.parallelN, ptr %ctx, i64 n)``,
+  declared external, which the runtime (:mod:`strati.runtime.threadpool`) binds.
 * Every public function ``@f`` with a body gets a wrapper ``void @f_entry(ptr
   %args)``: ``args`` is an array of pointers, one per argument (the buffer for a
   memref, a pointer to the value for a scalar) and one per result (where the
@@ -84,6 +94,8 @@ DEFAULT_ALIGNMENT = 64
 ENTRY_SUFFIX = "_entry"
 
 SUPPORTED = "func, arith, math, memref, loop and vector ops"
+PARALLEL_FOR = "strati_parallel_for"
+"""The runtime's entry point for cpu.parallel: ``void (ptr task, ptr ctx, i64 n_iters)``."""
 
 
 class CodegenError(StratiError):
@@ -271,6 +283,7 @@ class ModuleTranslator:
         self.translation = Translation(self.module)
         self.functions: dict[str, ir.Function] = {}
         self.globals: dict[str, tuple[ir.GlobalVariable, MemRefType]] = {}
+        self.task_count = 0
 
     def translate(self) -> Translation:
         from xdsl.dialects.memref import GlobalOp
@@ -589,6 +602,8 @@ class FunctionEmitter:
             "vector.broadcast": self.broadcast,
             "vector.fma": self.fma,
             "vector.reduction": self.reduction,
+            "cpu.parallel": self.parallel,
+            "cpu.yield": lambda op: None,
         }
 
     # driver
@@ -796,11 +811,49 @@ class FunctionEmitter:
 
         if not isinstance(t, ir.VectorType):
             return scalar(args, self.name(op))
+        if not isinstance(el, ir.HalfType):
+            vectorized = self.vector_variant_call(self.libm_name(base, op), args, op)
+            if vectorized is not None:
+                return vectorized
         out = ir.Constant(t, ir.Undefined)
         for lane in range(t.count):
             k = ir.Constant(I32, lane)
             out = self.b.insert_element(out, scalar([self.b.extract_element(x, k) for x in args]), k)
         return out
+
+    def vector_variant_call(self, name: str, args: list[ir.Value], op: Operation) -> ir.Value | None:
+        """A libm function on a vector through the vector library's variant of the widest width that
+        divides the vector's (in pieces when the vector is wider); None when it has no such variant."""
+        library = self.tr.vector_library
+        t = args[0].type
+        variants = library.variants.get(name, ()) if library is not None else ()
+        # The widest variant that splits the vector into a power of two of pieces (joined pairwise).
+        fitting = [(lanes, symbol) for lanes, symbol in variants if t.count % lanes == 0 and is_power_of_two(t.count // lanes)]
+        if not fitting:
+            return None
+        lanes, symbol = max(fitting)
+        self.tr.declare_libm(name, t.element, len(args))  # declares the variants (kept until optimised)
+        vt = ir.VectorType(t.element, lanes)
+        fn = self.tr.declare(symbol, vt, [vt] * len(args))
+        if "nounwind" not in fn.attributes:
+            fn.attributes.add("nounwind")
+            set.add(fn.attributes, "memory(none)")  # as the scalar function: no errno, no side effects
+        if lanes == t.count:
+            return self.b.call(fn, args, name=self.name(op))
+        undef = ir.Constant(t, ir.Undefined)
+        pieces = []
+        for start in range(0, t.count, lanes):
+            mask = ir.Constant(ir.VectorType(I32, lanes), list(range(start, start + lanes)))
+            parts = [self.b.shuffle_vector(x, undef, mask) for x in args]
+            pieces.append(self.b.call(fn, parts))
+        while len(pieces) > 1:  # concatenate pairwise
+            joined = []
+            for a, b in zip(pieces[0::2], pieces[1::2]):
+                n = a.type.count
+                joined.append(self.b.shuffle_vector(a, b, ir.Constant(ir.VectorType(I32, 2 * n), list(range(2 * n)))))
+            pieces = joined
+        pieces[0].name = self.name(op)
+        return pieces[0]
 
     def rsqrt(self, op: Operation) -> ir.Value:
         x = self.v(op.operands[0])
@@ -965,6 +1018,49 @@ class FunctionEmitter:
         self.fn.blocks.append(exit_block)
         self.b.position_at_end(exit_block)
 
+    def parallel(self, op: Operation) -> None:
+        """``cpu.parallel``: outline the body as a task and hand it to the runtime's thread pool."""
+        captured = captured_values(op)
+        lb, ub, step = (self.v(x) for x in op.operands)
+        tr = self.tr
+        tr.task_count += 1
+        base = f"{self.fn.name}.parallel{tr.task_count}"
+        types = [value_type(v.type, op) for v in captured]
+        # The body, with the captured values as arguments (noalias where they are the only view of their buffer).
+        body_fn = ir.Function(tr.module, ir.FunctionType(VOID, [*types, I64, I64, I64, I64]), f"{base}.body")
+        body_fn.linkage = "internal"
+        body_fn.attributes.add("nounwind")
+        roots = [buffer_root(v) for v in captured]
+        for arg, v, root in zip(body_fn.args, captured, roots):
+            arg.name = v.name_hint or ""
+            if isinstance(v.type, MemRefType) and root is not None and roots.count(root) == 1:
+                arg.add_attribute("noalias")
+        TaskEmitter(tr, self.op, body_fn, captured).emit_task(op)
+        # The task: unpack the context, run the body on [begin, end).
+        task = ir.Function(tr.module, ir.FunctionType(VOID, [PTR, I64, I64]), base)
+        task.linkage = "internal"
+        task.attributes.add("nounwind")
+        ctx_arg, begin, end = task.args
+        ctx_arg.name, begin.name, end.name = "ctx", "begin", "end"
+        tb = ir.IRBuilder(task.append_basic_block("entry"))
+        struct = ir.LiteralStructType([*types, I64, I64])
+        fields = []
+        for k, t in enumerate([*types, I64, I64]):
+            slot = tb.gep(ctx_arg, [ir.Constant(I32, 0), ir.Constant(I32, k)], inbounds=True, source_etype=struct)
+            fields.append(tb.load(slot, typ=t, align=element_size_ir(t)))
+        tb.call(body_fn, [*fields, begin, end])
+        tb.ret_void()
+        # The caller: pack the context (captured values, lb, step), count the iterations, call the runtime.
+        ctx = self.allocas.alloca(struct, name=f"{base}.ctx")
+        ctx.type = PTR  # llvmlite types it {...}*; the IR is in opaque pointers
+        for k, value in enumerate([*(self.v(v) for v in captured), lb, step]):
+            slot = self.b.gep(ctx, [ir.Constant(I32, 0), ir.Constant(I32, k)], inbounds=True, source_etype=struct)
+            self.b.store(value, slot, align=element_size_ir(value.type))
+        span = self.b.sub(ub, lb, flags=("nsw",))
+        n = self.b.sdiv(self.b.add(span, self.b.sub(step, ir.Constant(I64, 1)), flags=("nsw",)), step, name=f"{base}.n")
+        runtime = tr.declare(PARALLEL_FOR, VOID, [PTR, PTR, I64])
+        self.b.call(runtime, [ir.FormattedConstant(PTR, task.get_reference()), ctx, n])
+
     def loop_hints(self, op: Operation):
         width = op.properties["vector_width"].value.data
         unroll = op.properties["unroll"].value.data
@@ -1036,6 +1132,105 @@ class FunctionEmitter:
                      "maximumf": "llvm.maximum", "minimumf": "llvm.minimum", "maxnumf": "llvm.maxnum",
                      "minnumf": "llvm.minnum"}[kind]  # fmt: skip
         return self.b.call(self.intrinsic(scalar_op, el, [el, el]), [r, acc], name=name)
+
+
+def is_power_of_two(n: int) -> bool:
+    return n > 0 and n & (n - 1) == 0
+
+
+REMATERIALIZED = ("arith.constant", "memref.get_global")
+"""Ops a task recomputes instead of capturing their value (constants keep the task's loops known)."""
+
+
+def captured_values(op: Operation) -> list[SSAValue]:
+    """The values defined outside ``op`` that its regions use, in first-use order (not constants)."""
+    seen: dict[SSAValue, None] = {}
+    inner: set[SSAValue] = set()
+    for nested in op.walk():
+        inner.update(nested.results)
+        for region in nested.regions:
+            for block in region.blocks:
+                inner.update(block.args)
+    for nested in op.walk():
+        if nested is op:
+            continue
+        for v in nested.operands:
+            if v in inner or v in seen:
+                continue
+            owner = v.owner
+            if isinstance(owner, Operation) and owner.name in REMATERIALIZED:
+                continue
+            seen[v] = None
+    return list(seen)
+
+
+def buffer_root(value: SSAValue) -> object | None:
+    """The allocation a buffer value is a view of (an argument, an alloc, a global's name), or None."""
+    while True:
+        owner = value.owner
+        if isinstance(owner, Operation) and owner.name in VIEWS:
+            value = owner.operands[0]
+            continue
+        if isinstance(owner, Operation) and owner.name == "memref.get_global":
+            return ("global", owner.name_.root_reference.data)
+        if isinstance(owner, Operation) and owner.name in ("memref.alloc", "memref.alloca"):
+            return value
+        if isinstance(owner, Block) and isinstance(owner.parent_op(), func.FuncOp):
+            return value
+        return None
+
+
+class TaskEmitter(FunctionEmitter):
+    """Emits the body of a ``cpu.parallel`` into its own function: ``(captured..., lb, step, begin, end)``."""
+
+    def __init__(self, translator: ModuleTranslator, op: func.FuncOp, fn: ir.Function, captured: list[SSAValue]):
+        super().__init__(translator, op, fn)
+        for value, arg in zip(captured, fn.args):
+            self.values[value] = arg
+        self.captured = captured
+
+    def v(self, value: SSAValue) -> ir.Value:
+        found = self.values.get(value)
+        if found is not None:
+            return found
+        owner = value.owner
+        if isinstance(owner, Operation) and owner.name in REMATERIALIZED:
+            # A constant or a global defined outside the task: recomputed in the entry block.
+            saved = self.b
+            self.b = self.allocas
+            try:
+                self.emit_op(owner)
+            finally:
+                self.b = saved
+            return self.values[value]
+        raise CodegenError("a value used by cpu.parallel was not captured", owner if isinstance(owner, Operation) else None)
+
+    def emit_task(self, op: Operation) -> None:
+        n = len(self.captured)
+        lb, step, begin, end = self.fn.args[n : n + 4]
+        lb.name, step.name, begin.name, end.name = "lb", "step", "begin", "end"
+        iv_value = op.body.block.args[0]
+        label = iv_value.name_hint or "i"
+        before = self.b.block
+        header = self.fn.append_basic_block(f"{label}.task.header")
+        body = self.fn.append_basic_block(f"{label}.task.body")
+        exit_block = ir.Block(parent=self.fn, name=f"{label}.task.exit")
+        self.b.branch(header)
+        self.b.position_at_end(header)
+        k = self.b.phi(I64, name=f"{label}.k")
+        k.add_incoming(begin, before)
+        self.b.cbranch(self.b.icmp_signed("<", k, end), body, exit_block)
+        self.b.position_at_end(body)
+        self.values[iv_value] = self.b.add(lb, self.b.mul(k, step, flags=("nsw",)), name=label, flags=("nsw",))
+        self.depth += 1
+        self.emit_block(op.body.block)
+        self.depth -= 1
+        k.add_incoming(self.b.add(k, ir.Constant(I64, 1), name=f"{label}.k.next", flags=("nsw",)), self.b.block)
+        self.b.branch(header)
+        self.fn.blocks.append(exit_block)
+        self.b.position_at_end(exit_block)
+        self.b.ret_void()
+        self.allocas.branch(self.body)
 
 
 def is_bool(t: Attribute) -> bool:

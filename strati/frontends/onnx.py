@@ -11,8 +11,11 @@ module with one ``func.func`` in the ``graph`` dialect:
   that also has an initializer is a constant with a default, as in ONNX's own
   backend test runner (which feeds only the inputs without initializers);
 - each node becomes graph ops that follow the operator's semantics at the
-  model's opset (6 to 21, and the later versions that only added element types),
-  located at ``NameLoc(node name)`` so that diagnostics name the node;
+  model's opset (6 to 21; later versions that only added element types, and
+  earlier opsets where the operator has not changed since opset 6, are
+  accepted), located at ``NameLoc(node name)`` so that diagnostics name the node;
+  an ONNX operator the graph dialect lacks is built from an exact composition of
+  graph ops (Elu, Selu, PRelu, Floor, 1-D/3-D convolution and pooling, ...);
 - shape computations whose results are static (Shape, Size, Constant,
   ConstantOfShape, Range, and any op whose operands are all constants) are folded
   into ``graph.constant`` during import.
@@ -427,23 +430,19 @@ class OpSpec:
     check: Check | None = None
     # Input positions that must be static (their values become properties), by version.
     static_inputs: Callable[[int], Sequence[int]] = lambda v: ()
-    # Fold at import when every input is static, whatever the size (shape computations).
-    always_fold: bool = False
 
 
 OPS: dict[str, OpSpec] = {}
 
 
-def op(
-    *op_types: str,
-    check: Check | None = None,
-    static: Callable[[int], Sequence[int]] | Sequence[int] = (),
-    always_fold: bool = False,
-):
+def op(*op_types: str, check: Check | None = None, static: Callable[[int], Sequence[int]] | Sequence[int] = ()):
+    """Register a converter for op types; ``static``: the input positions that must be
+    constants (as a function of the op version, or fixed)."""
+
     def decorator(fn: Converter) -> Converter:
         static_fn = static if callable(static) else (lambda v, s=tuple(static): s)
         for t in op_types:
-            OPS[t] = OpSpec(fn, check, static_fn, always_fold)
+            OPS[t] = OpSpec(fn, check, static_fn)
         return fn
 
     return decorator
@@ -520,8 +519,6 @@ def analyse(model: onnx.ModelProto, constant_inputs: Iterable[str] = ()) -> Anal
     constant_inputs = set(constant_inputs)
     report: dict[tuple[str, str], dict] = {}
 
-    if opset < MIN_OPSET:
-        problems.append(Problem("model", opset, f"is older than opset {MIN_OPSET} (strati imports ai.onnx opsets {MIN_OPSET} to {MAX_OPSET} and later)"))
 
     # Values: inputs, outputs, initializers.
     init_names = {t.name for t in graph.initializer}
@@ -585,6 +582,11 @@ def analyse(model: onnx.ModelProto, constant_inputs: Iterable[str] = ()) -> Anal
                 version, why = op_version(op_type, max(opset, MIN_OPSET))
                 if version is None:
                     node_problems.append(Problem(op_type, opset, why))
+                elif opset < MIN_OPSET:
+                    # Before opset 6: accepted where the operator is unchanged since.
+                    old_version, _ = op_version(op_type, opset)
+                    if old_version != version:
+                        node_problems.append(Problem(op_type, opset, f"(version {old_version}; strati follows opsets {MIN_OPSET} to {MAX_OPSET} and later)"))
         # String tensors flowing through any node are out of scope.
         if not node_problems:
             for name in list(node.input) + list(node.output):
@@ -720,6 +722,7 @@ class Importer:
         self.node_label = ""
         self.taken: set[str] = set()
         self._const_cache: dict[tuple, SSAValue] = {}
+        self._init_locs: dict[str, Attribute] = {}  # where static values were defined
 
     # -- values
 
@@ -878,7 +881,6 @@ class Importer:
     def run(self) -> ModuleOp:
         graph = self.graph
         init_names = {t.name for t in graph.initializer}
-        self._init_locs: dict[str, Attribute] = {}
         for t in graph.initializer:
             self.static[t.name] = _tensor_array(t)
             self._init_locs[t.name] = NameLoc(StringAttr(t.name), UnknownLoc())
@@ -956,7 +958,7 @@ def _tensor_array(t: TensorProto) -> np.ndarray:
     dtype = elem_dtype(t.data_type)
     if dtype is not None and array.dtype != dtype:
         array = array.astype(dtype)
-    return np.ascontiguousarray(array)
+    return array if array.flags.c_contiguous else array.copy(order="C")  # (ascontiguousarray makes 0-d 1-d)
 
 
 def _value_type(vi: onnx.ValueInfoProto) -> TensorType:
@@ -1185,11 +1187,7 @@ def _isinf(n: Node):
     return n.b.broadcast_to(_false(n), n.static_shape(0))
 
 
-def _check_clip(info: NodeInfo) -> list[str]:
-    return []
-
-
-@op("Clip", check=_check_clip)
+@op("Clip")
 def _clip(n: Node):
     x = n.x(0)
     dtype = n.dtype(0)
@@ -1980,8 +1978,6 @@ def _reduce(n: Node):
     noop = bool(n.a("noop_with_empty_axes", 0))
     keepdims = bool(n.a("keepdims", 1))
     if not axes:
-        if noop:
-            return n.b.op("graph.identity", [x])
         axes = None
     dtype = n.dtype(0)
     t = n.op_type
@@ -1991,8 +1987,13 @@ def _reduce(n: Node):
         x = n.b.unary("abs", x)
     elif t == "ReduceLogSumExp":
         x = n.b.unary("exp", x)
-    props = {"axes": None if axes is None else tuple(axes), "keepdims": keepdims}
-    y = n.b.op(f"graph.{_REDUCE[t]}", [x], props)
+    if axes is None and noop:
+        # No reduction, but the elementwise steps still apply (as ONNX's reference: an
+        # empty reduction of x*x is x*x).
+        y = n.b.op("graph.identity", [x])
+    else:
+        props = {"axes": None if axes is None else tuple(axes), "keepdims": keepdims}
+        y = n.b.op(f"graph.{_REDUCE[t]}", [x], props)
     if t == "ReduceL2":
         y = n.b.unary("sqrt", y) if dtype.kind == "f" else n.b.cast(n.b.unary("sqrt", n.b.cast(y, np.dtype(np.float64))), dtype)
     elif t in ("ReduceLogSum", "ReduceLogSumExp"):
@@ -2192,7 +2193,7 @@ def _cast_like(n: Node):
     return n.b.cast(n.x(0), n.dtype(1))
 
 
-@op("Shape", always_fold=True)
+@op("Shape")
 def _shape(n: Node):
     shape = list(n.shape(0))
     start, end = n.a("start", 0), n.a("end")
@@ -2202,12 +2203,12 @@ def _shape(n: Node):
     return np.array(part, dtype=np.int64)
 
 
-@op("Size", always_fold=True)
+@op("Size")
 def _size(n: Node):
     return np.array(math.prod(n.static_shape(0)), dtype=np.int64)
 
 
-@op("ConstantOfShape", static=(0,), always_fold=True)
+@op("ConstantOfShape", static=(0,))
 def _constant_of_shape(n: Node):
     shape = [int(d) for d in n.need_const(0, "shape").reshape(-1)]
     value = n.a("value")
@@ -2226,7 +2227,7 @@ def _check_constant(info: NodeInfo) -> list[str]:
     return []
 
 
-@op("Constant", check=_check_constant, always_fold=True)
+@op("Constant", check=_check_constant)
 def _constant(n: Node):
     attrs = n.attrs
     if "value" in attrs:
@@ -2242,7 +2243,7 @@ def _constant(n: Node):
     raise NodeError(f"constant with attributes {sorted(attrs)} is not supported")
 
 
-@op("Range", static=(0, 1, 2), always_fold=True)
+@op("Range", static=(0, 1, 2))
 def _range(n: Node):
     start, limit, delta = (n.need_const(i, w).reshape(()) for i, w in enumerate(("start", "limit", "delta")))
     count = max(int(math.ceil((float(limit) - float(start)) / float(delta))), 0)
@@ -2321,10 +2322,6 @@ def _check_resize(info: NodeInfo) -> list[str]:
         if info.a("keep_aspect_ratio_policy", "stretch") != "stretch":
             out.append(f"keep_aspect_ratio_policy={info.a('keep_aspect_ratio_policy')}")
     return out
-
-
-def _resize_static(v: int) -> Sequence[int]:
-    return (1,) if v == 10 else (2, 3)
 
 
 @op("Resize", check=_check_resize, static=lambda v: (1,) if v == 10 else (2, 3))

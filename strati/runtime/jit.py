@@ -9,7 +9,8 @@ Calling convention: every function ``@f`` has a wrapper ``void @f_entry(ptr
 %args)`` (see :mod:`strati.codegen.llvm`); ``args`` holds one pointer per argument
 (a buffer's data pointer, or a pointer to a scalar) and one per scalar result.
 One ctypes prototype calls every signature, and ctypes releases the GIL during
-the call.  Functions are in destination-passing style: the last
+the call (``cpu.parallel`` regions call back into :mod:`strati.runtime.threadpool`,
+bound as ``strati_parallel_for``).  Functions are in destination-passing style: the last
 ``strati.outputs`` arguments are outputs, which the executable allocates
 (``np.empty``) unless ``out=`` is given, and returns.
 
@@ -35,6 +36,7 @@ from xdsl.ir import Attribute
 from strati.codegen.llvm import FunctionInfo, Translation, translate_module
 from strati.dense import to_dtype
 from strati.diagnostics import StratiError
+from strati.runtime import threadpool
 from strati.runtime.interpreter import find_function
 
 EMBED_LIMIT = 64 * 1024
@@ -188,6 +190,7 @@ class Executable:
         arrays = [*inputs, *outputs, *results]
         pointers = (ctypes.c_void_p * max(1, len(arrays)))(*[a.ctypes.data for a in arrays])
         self._entry(pointers)
+        threadpool.raise_pending()  # an error a parallel region recorded (never raised inside native code)
         return [*outputs, *(r[()] for r in results)]
 
     def bind(self, args: Sequence, named: Mapping[str, object]) -> list[np.ndarray]:
@@ -310,6 +313,7 @@ def compile_module(
 def _build(translation: Translation, info: FunctionInfo, opt_level: int, times: dict[str, float]) -> Executable:
     llvm = _llvm()
     unoptimized = str(translation.module)
+    threadpool.bind()  # strati_parallel_for, which cpu.parallel calls
     with _LOCK:
         start = time.perf_counter()
         for symbol, data in translation.external_data.items():

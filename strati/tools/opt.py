@@ -20,6 +20,7 @@ from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from strati import registry
+from strati.compiler import LEVELS
 from strati.context import make_context
 from strati.diagnostics import (
     Diagnostic,
@@ -121,7 +122,11 @@ class Driver:
             self.timing.add("Parser", time.perf_counter() - start)
         if (diag := self.verify(module)) is not None:
             return [diag], None
-        for index, p in enumerate(self.passes):
+        try:
+            passes = [*self.passes, *self.emit_passes(module)]
+        except StratiError as err:
+            return [Diagnostic(err.message, self.filename)], None
+        for index, p in enumerate(passes):
             before = module_text(module, generic=True) if self.args.crash_reproducer else None
             start = time.perf_counter()
             try:
@@ -139,9 +144,29 @@ class Driver:
                 return [diag], None
             self.after_pass(p, module, index, chunk)
         start = time.perf_counter()
-        out = module_text(module, generic=self.args.print_op_generic, locations=self.args.print_debuginfo)
+        if self.args.emit == "llvm":
+            from strati.codegen.llvm import module_to_llvm_ir
+
+            try:
+                out = module_to_llvm_ir(module)
+            except StratiError as err:
+                return [op_diagnostic(err.message, err.op, self.filename)], None
+        else:
+            out = module_text(module, generic=self.args.print_op_generic, locations=self.args.print_debuginfo)
         self.timing.add("Output", time.perf_counter() - start)
         return [], out
+
+    def emit_passes(self, module: ModuleOp) -> list[ModulePass]:
+        """``--emit=LEVEL``: the standard pipeline's passes from the module's level down to LEVEL."""
+        if self.args.emit is None:
+            return []
+        from strati.compiler import LEVELS, module_level, passes_between
+
+        target = LEVELS[-1] if self.args.emit == "llvm" else self.args.emit
+        level = module_level(module)
+        if LEVELS.index(level) > LEVELS.index(target):
+            raise StratiError(f"the module is at the {level} level, below --emit={self.args.emit}")
+        return [STRATI_PASSES[name]()() for name in passes_between(level, target)]
 
     def verify(self, module: ModuleOp) -> Diagnostic | None:
         start = time.perf_counter()
@@ -187,6 +212,8 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("input_file", nargs="?", default="-", help="input .mlir file ('-' or absent: stdin)")
     ap.add_argument("-o", "--output", default="-", help="output file (written only on success)")
     ap.add_argument("-p", "--passes", default="", help="pass pipeline, e.g. 'infer-shapes,fold-constants{max-elements=64}'")
+    ap.add_argument("--emit", choices=[*LEVELS, "llvm"],
+                    help="run the standard pipeline down to this level (after -p); llvm prints LLVM IR")
     ap.add_argument("--split-input-file", action="store_true", help="process each '// -----' chunk on its own")
     ap.add_argument("--verify-diagnostics", action="store_true", help="check '// expected-error@+N {{...}}' annotations")
     ap.add_argument("--print-op-generic", action="store_true", help="print the generic op form")

@@ -1,4 +1,7 @@
-"""strati-run: execute a function of a graph-level module on numpy inputs.
+"""strati-run: execute a function of a module (any level) or an ONNX model on numpy inputs.
+
+The backend is native code (``--backend jit``, the default) or the reference
+interpreter (``--backend interp``); ``--check`` runs both and compares them.
 
 Inputs come from ``.npy`` files (``--input NAME=FILE.npy``) or are drawn at
 random (``--random-inputs SEED``); each output is summarised (shape, dtype, a
@@ -11,15 +14,17 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import ModuleOp, TensorType
 
 from strati.dense import to_dtype
 from strati.diagnostics import DiagnosticError, StratiError, op_diagnostic
 from strati.dialects.shapes import shape_of
+from strati.compiler import module_level
 from strati.runtime.interpreter import Interpreter, argument_names, bind_inputs, check_value, find_function
 from strati.source import load_module
 from strati.tools.common import ToolError, run_tool, load_plugin, read_text
@@ -33,9 +38,13 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("--entry", help="the function to run (default: the only or first public one)")
     ap.add_argument("--input", action="append", default=[], metavar="NAME=FILE.npy", help="an input, by argument name")
     ap.add_argument("--random-inputs", type=int, metavar="SEED", help="draw the inputs not given at random")
-    ap.add_argument("--backend", choices=["interp"], default="interp", help="how to execute (interp: the reference interpreter)")
+    ap.add_argument("--backend", choices=["jit", "interp"], default="jit",
+                    help="jit: native code through the standard pipeline (default); interp: the reference interpreter")
+    ap.add_argument("--check", action="store_true", help="run both backends and compare (exit 1 beyond tolerance)")
+    ap.add_argument("--rtol", type=float, default=1e-4, help="relative tolerance of --check (default 1e-4)")
+    ap.add_argument("--atol", type=float, default=1e-5, help="absolute tolerance of --check (default 1e-5)")
     ap.add_argument("--output-dir", metavar="DIR", help="save each output as DIR/<name>.npy")
-    ap.add_argument("--bench", type=int, default=0, metavar="N", help="run N more times and print the median time per call")
+    ap.add_argument("--bench", type=int, default=0, metavar="N", help="run N more times and print their median time per call")
     ap.add_argument("--load-plugin", action="append", default=[], metavar="FILE.py|MODULE")
     return ap
 
@@ -113,31 +122,86 @@ def summary(name: str, value: np.ndarray) -> str:
     return f"{name}: {value.dtype}{list(value.shape)} [{shown}{more}]{stats}"
 
 
+def load_model(path: str):
+    """A module from an .mlir file, or imported from an .onnx model."""
+    if path.endswith(".onnx"):
+        from strati.frontends.onnx import import_model  # onnx is needed only here
+
+        try:
+            return import_model(path)
+        except StratiError as err:
+            raise ToolError(err.message) from None
+    return load_module(read_text(path), path)
+
+
+Runner = Callable[[list[np.ndarray]], list[np.ndarray]]
+
+
+def interpreted(module: ModuleOp, fn: func.FuncOp) -> Runner:
+    """The reference interpreter of the module's level (tensors above level 3, buffers below)."""
+    if module_level(module) in ("graph", "tensor"):
+        interpreter = Interpreter(module)
+        return lambda inputs: interpreter.call(fn, bind_inputs(fn, inputs))
+    from strati.runtime.loop_interpreter import run_loop_function
+
+    return lambda inputs: run_loop_function(module, inputs, fn.sym_name.data)
+
+
+def compiled(module: ModuleOp, fn: func.FuncOp) -> Runner:
+    """Native code for the host CPU through the standard pipeline."""
+    from strati.compiler import compile as compile_module
+
+    exe = compile_module(module, entry=fn.sym_name.data)
+    print(f"compiled @{fn.sym_name.data} in {sum(exe.compile_seconds.values()):.3f} s")
+    return lambda inputs: exe.run(*inputs)
+
+
+def timed(runner: Runner, inputs: list[np.ndarray], repeats: int) -> tuple[list[np.ndarray], list[float]]:
+    times = []
+    for _ in range(1 + repeats):
+        start = time.perf_counter()
+        outputs = runner(inputs)
+        times.append(time.perf_counter() - start)
+    return outputs, times[1:] or times
+
+
+def compare(names: list[str], got: list[np.ndarray], want: list[np.ndarray], rtol: float, atol: float) -> bool:
+    """Print the largest absolute and relative errors per output; True when all are within tolerance."""
+    ok = True
+    for name, a, b in zip(names, got, want):
+        a, b = np.asarray(a), np.asarray(b)
+        if a.shape != b.shape or a.dtype != b.dtype:
+            print(f"check {name}: {a.dtype}{list(a.shape)} against {b.dtype}{list(b.shape)}: FAILED")
+            ok = False
+            continue
+        a64, b64 = a.astype(np.float64), b.astype(np.float64)
+        same = (a64 == b64) | (np.isnan(a64) & np.isnan(b64))
+        diff = np.where(same, 0.0, np.abs(a64 - b64))
+        rel = np.where(same, 0.0, diff / np.maximum(np.abs(b64), np.finfo(np.float64).tiny))
+        within = bool(np.all(diff <= atol + rtol * np.abs(np.where(same, 0.0, b64))))
+        ok = ok and within
+        abs_err = float(diff.max()) if diff.size else 0.0
+        rel_err = float(rel.max()) if rel.size else 0.0
+        verdict = "ok" if within else "FAILED"
+        print(f"check {name}: max abs error {abs_err:.3g}, max rel error {rel_err:.3g} (rtol {rtol:g}, atol {atol:g}): {verdict}")
+    return ok
+
+
 def run(argv: list[str] | None = None) -> int:
     args = build_arg_parser().parse_args(argv)
     for plugin in args.load_plugin:
         load_plugin(plugin)
-    if args.file.endswith(".onnx"):
-        from strati.frontends.onnx import import_model  # onnx is needed only here
-
-        try:
-            module = import_model(args.file)
-        except StratiError as err:
-            raise ToolError(err.message) from None
-    else:
-        module = load_module(read_text(args.file), args.file)
+    module = load_model(args.file)
     try:
         fn = find_function(module, args.entry)
         given = read_inputs(fn, args.input, args.random_inputs)
-        inputs = bind_inputs(fn, [given[name] for name in input_names(fn)])
-        interpreter = Interpreter(module)
-        start = time.perf_counter()
-        outputs = interpreter.call(fn, inputs)
-        times = [time.perf_counter() - start]
-        for _ in range(args.bench):
-            start = time.perf_counter()
-            interpreter.call(fn, inputs)
-            times.append(time.perf_counter() - start)
+        inputs = [given[name] for name in input_names(fn)]
+        make = {"interp": interpreted, "jit": compiled}
+        outputs, times = timed(make[args.backend](module, fn), inputs, args.bench)
+        reference = None
+        if args.check:
+            other = "interp" if args.backend == "jit" else "jit"
+            reference, _ = timed(make[other](module, fn), inputs, 0)
     except StratiError as err:
         if err.op is None:
             raise ToolError(err.message) from None
@@ -156,6 +220,10 @@ def run(argv: list[str] | None = None) -> int:
         except OSError as err:
             raise ToolError(f"cannot write to '{directory}': {err.strerror or err}") from None
         print(f"wrote {len(outputs)} outputs to {directory}/")
+    if reference is not None:
+        jit, interp = (outputs, reference) if args.backend == "jit" else (reference, outputs)
+        if not compare(names, jit, interp, args.rtol, args.atol):
+            return 1
     return 0
 
 

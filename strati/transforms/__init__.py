@@ -26,7 +26,14 @@ def _convert_graph_to_tensor():
     return ConvertGraphToTensorPass
 
 
+def _convert_loop_to_hw():
+    from strati.transforms.convert_loop_to_hw import ConvertLoopToHwPass
+
+    return ConvertLoopToHwPass
+
+
 STRATI_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "convert-loop-to-hw": _convert_loop_to_hw,
     "convert-graph-to-tensor": _convert_graph_to_tensor,
     "convert-tensor-to-loop": lambda: __import__("strati.transforms.convert_tensor_to_loop", fromlist=["_"]).ConvertTensorToLoopPass,
     "fold-constants": _fold_constants,

