@@ -685,11 +685,7 @@ for _ctm in COORDINATE_MODES:
 
 # --- known failures --------------------------------------------------------------------------------
 
-KNOWN = [
-    (lambda c: c.op == "pow" and c.inputs[0].dtype.kind in "iu",
-     "graph.pow on integers has no lowering: strati.compile fails with RuntimeError: internal error in pass "
-     "'convert-graph-to-tensor': NotImplementedError: integer pow (the interpreter computes it)"),
-]  # fmt: skip
+KNOWN: list[tuple] = []  # (predicate on a Case, reason): none at present
 for _case in CASES:
     for _match, _reason in KNOWN:
         if _match(_case) and _case.xfail is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from xdsl.dialects.builtin import Float64Type
 from xdsl.ir import Operation, SSAValue
 
 from strati.dialects.tensor import scalar as s
@@ -59,7 +60,9 @@ def leaky_relu(op: Operation, x: SSAValue) -> SSAValue:
 def power(op: Operation, a: SSAValue, b: SSAValue) -> SSAValue:
     if s.is_float(a.type):
         return s.powf(a, s.cast(b, a.type))
-    raise NotImplementedError("integer pow")
+    # Integers: through f64, exact while the result fits in 53 bits (as numpy's for such values).
+    f64 = Float64Type()
+    return s.cast(s.unary_math("round_even", s.powf(s.cast(a, f64), s.cast(b, f64))), a.type)
 
 
 UNARY = {
