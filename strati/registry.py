@@ -29,6 +29,7 @@ STANDARD_ATTRS: dict[str, str] = {
     "pattern": "OpPattern: the fusion kind",
     "flops": "(op) -> int: floating-point operations of one execution",
     "lower": "(op, rewriter) -> lowers the op to the next level",
+    "canonicalize": "tuple of RewritePattern: what xDSL's canonicalize applies to the op",
 }
 
 

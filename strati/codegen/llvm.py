@@ -3,7 +3,8 @@
 What is translated: ``func`` (func.func, func.return, func.call), ``arith`` and
 ``math`` on scalars and 1-D vectors, ``memref`` (alloc, alloca, dealloc, load,
 store, copy, global, get_global, collapse/expand_shape), ``loop.for``,
-``loop.view``, ``vector`` (load, store, broadcast, fma, reduction), and the cpu
+``loop.view``, ``loop.arena_view`` (a ``getelementptr inbounds i8`` at its byte
+offset), ``vector`` (load, store, broadcast, fma, reduction), and the cpu
 target's ``cpu.parallel`` (level 4).
 
 Conventions of the generated code:
@@ -594,6 +595,7 @@ class FunctionEmitter:
             "memref.get_global": self.get_global,
             "memref.copy": self.copy,
             "loop.for": self.loop_for,
+            "loop.arena_view": self.arena_view,
             "loop.yield": lambda op: None,
             "func.return": self.ret,
             "func.call": self.call,
@@ -988,6 +990,15 @@ class FunctionEmitter:
         if pymath.prod(a) != pymath.prod(b):
             raise CodegenError(f"views {src.type} as {result.type}, which has another number of elements", op)
         return self.v(src)
+
+    def arena_view(self, op: Operation) -> ir.Value:
+        """``loop.arena_view``: the arena's pointer advanced by the byte offset (opaque pointers: no cast)."""
+        memref_shape(op.results[0].type, op)
+        offset = op.properties["offset"].value.data
+        base = self.v(op.operands[0])
+        if offset == 0:
+            return base
+        return self.b.gep(base, [ir.Constant(I64, offset)], inbounds=True, source_etype=I8, name=self.name(op))
 
     # control flow
 

@@ -13,7 +13,8 @@ it is meant for small shapes (tests and debugging), as the oracle one level down
   freeing a deallocated buffer is an error, as are double frees and freeing a
   buffer that was not allocated.
 * ``loop.for`` is a Python loop (its schedule is ignored), ``loop.view`` a numpy
-  reshape that shares memory, ``memref.get_global`` the global's initial value
+  reshape that shares memory, ``loop.arena_view`` the arena's bytes reinterpreted
+  (a numpy view of the byte array, sharing memory), ``memref.get_global`` the global's initial value
   (read-only for a ``constant`` global), ``func.call`` a call.
 * Scalar ops use the registry's ``reference`` when there is one (the ``arith`` and
   ``math`` references of :mod:`strati.dialects.upstream_attrs`), else a small local
@@ -43,7 +44,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from strati import registry
 from strati.dense import numpy_from_dense, to_dtype
 from strati.diagnostics import StratiError
-from strati.dialects.loop.ops import ForOp, ViewOp, YieldOp
+from strati.dialects.loop.ops import ArenaViewOp, ForOp, ViewOp, YieldOp, buffer_bytes
 from strati.runtime.interpreter import argument_names, find_function
 
 try:  # the registry's references for arith/math, where that module is present
@@ -213,6 +214,8 @@ class LoopInterpreter:
             return lambda env: env.__setitem__(r, array)
         if isinstance(op, ViewOp):
             return self._view(op)
+        if isinstance(op, ArenaViewOp):
+            return self._arena_view(op)
         if isinstance(op, func.CallOp):
             return self._call(op)
         return self._scalar(op)
@@ -301,6 +304,22 @@ class LoopInterpreter:
             env[r] = out
 
         return view
+
+    def _arena_view(self, op: ArenaViewOp) -> Step:
+        arena, r = op.arena, op.result
+        t = op.result.type
+        dtype = to_dtype(t.get_element_type())
+        shape = tuple(t.get_shape())
+        start = op.byte_offset
+        stop = start + (buffer_bytes(t) or 0)
+
+        def arena_view(env: Env) -> None:
+            buf = env[arena]
+            if isinstance(buf, _Freed):
+                buf._fail()
+            env[r] = buf[start:stop].view(dtype).reshape(shape)  # the arena's bytes, not a copy
+
+        return arena_view
 
     def _call(self, op: func.CallOp) -> Step:
         callee = op.callee.root_reference.data

@@ -38,6 +38,7 @@ STRATI_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "convert-tensor-to-loop": lambda: __import__("strati.transforms.convert_tensor_to_loop", fromlist=["_"]).ConvertTensorToLoopPass,
     "fold-constants": _fold_constants,
     "infer-shapes": _infer_shapes,
+    "plan-memory": lambda: __import__("strati.transforms.plan_memory", fromlist=["_"]).PlanMemoryPass,
 }
 
 

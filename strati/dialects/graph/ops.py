@@ -7,13 +7,17 @@ Activations are NCHW and convolution weights OIHW.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, StringAttr, TensorType
 from xdsl.interfaces import HasFolderInterface
+from xdsl.ir import Attribute, Region, SSAValue
 from xdsl.irdl import (
     irdl_op_definition,
     opt_operand_def,
     operand_def,
     prop_def,
+    region_def,
     result_def,
     traits_def,
     var_operand_def,
@@ -21,7 +25,9 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import ConstantLike, Pure
+from xdsl.traits import ConstantLike, IsolatedFromAbove, IsTerminator, Pure, RecursiveMemoryEffect
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from strati.dense import print_dense
 
@@ -457,6 +463,161 @@ class ResizeOp(ShapeOp):
     scales = floats_prop(optional=True)
     coordinate_transformation_mode = str_prop("half_pixel")
     nearest_mode = str_prop("round_prefer_floor")
+
+
+# --- fusion groups ---------------------------------------------------------------------
+
+
+FUSION_KINDS = ("elemwise", "broadcast", "injective", "reduce", "out_elemwise_fusable", "opaque")
+
+
+@irdl_op_definition
+class YieldOp(GraphOp):
+    """The values a ``graph.fused`` body produces: ``graph.yield %a, %b : tensor<..>, tensor<..>``."""
+
+    name = "graph.yield"
+    values = var_operand_def(T)
+    traits = traits_def(IsTerminator(), Pure())
+
+    def __init__(self, *values: SSAValue):
+        super().__init__(operands=[list(values)])
+
+    def verify_(self) -> None:
+        if not isinstance(self.parent_op(), FusedOp):
+            raise VerifyException("expects its parent to be a graph.fused")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> YieldOp:
+        attributes = parser.parse_optional_attr_dict()
+        operands = []
+        if parser._current_token.kind == MLIRTokenKind.PERCENT_IDENT:
+            names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+            parser.parse_punctuation(":")
+            pos = parser.pos
+            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+            if len(types) != len(names):
+                parser.raise_error(f"graph.yield has {len(names)} operands but {len(types)} types", pos, parser.pos)
+            operands = [parser.resolve_operand(n, t) for n, t in zip(names, types)]
+        op = cls(*operands)
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.attributes:
+            printer.print_string(" ")
+            printer.print_attr_dict(self.attributes)
+        if self.values:
+            printer.print_string(" ")
+            printer.print_list(self.values, printer.print_operand)
+            printer.print_string(" : ")
+            printer.print_list([v.type for v in self.values], printer.print_attribute)
+
+
+@irdl_op_definition
+class FusedOp(GraphOp):
+    """A fusion group: graph ops that become one kernel (made by ``fuse-ops``).
+
+    ``%y = graph.fused "fused_conv2d_relu" out_elemwise_fusable (%a = %x, %b = %w) : (T1, T2) -> T3 { ... graph.yield %r : T3 }``
+
+    Operands are the group's inputs, bound to the body's arguments (the body reads
+    nothing else: the op is isolated from above); results are the yielded values
+    used outside the group.  ``name`` names the kernel; ``pattern`` is the group's
+    fusion kind (that of its anchor, e.g. ``out_elemwise_fusable`` for a conv with
+    its elementwise tail).
+    """
+
+    name = "graph.fused"
+    inputs = var_operand_def(T)
+    outputs = var_result_def(T)
+    kernel_name = prop_def(StringAttr, prop_name="name")
+    pattern = prop_def(StringAttr)
+    body = region_def("single_block")
+    traits = traits_def(IsolatedFromAbove(), RecursiveMemoryEffect())
+
+    def __init__(self, kernel_name: str, pattern: str, inputs: Sequence[SSAValue], result_types: Sequence[Attribute], body: Region):
+        super().__init__(
+            operands=[list(inputs)],
+            result_types=[list(result_types)],
+            properties={"name": StringAttr(kernel_name), "pattern": StringAttr(pattern)},
+            regions=[body],
+        )
+
+    @property
+    def yield_op(self) -> YieldOp:
+        last = self.body.block.last_op
+        assert isinstance(last, YieldOp)
+        return last
+
+    def verify_(self) -> None:
+        if not self.kernel_name.data:
+            raise VerifyException("the kernel name must not be empty")
+        if self.pattern.data not in FUSION_KINDS:
+            raise VerifyException(f"pattern '{self.pattern.data}' is not a fusion kind ({', '.join(FUSION_KINDS)})")
+        block = self.body.block
+        arg_types = [a.type for a in block.args]
+        operand_types = [o.type for o in self.inputs]
+        if arg_types != operand_types:
+            raise VerifyException(
+                f"the body's arguments ({', '.join(map(str, arg_types))}) must have the operands' types "
+                f"({', '.join(map(str, operand_types))})"
+            )
+        last = block.last_op
+        if not isinstance(last, YieldOp):
+            raise VerifyException("the body must end with graph.yield")
+        yielded = [v.type for v in last.values]
+        result_types = [r.type for r in self.outputs]
+        if yielded != result_types:
+            raise VerifyException(
+                f"graph.yield yields ({', '.join(map(str, yielded))}) for results ({', '.join(map(str, result_types))})"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FusedOp:
+        kernel_name = parser.parse_str_literal("the kernel name")
+        pos = parser.pos
+        pattern = parser.parse_identifier(context_msg=" (the fusion kind)")
+        if pattern not in FUSION_KINDS:
+            parser.raise_error(f"'{pattern}' is not a fusion kind ({', '.join(FUSION_KINDS)})", pos, parser.pos)
+
+        def binding():
+            arg = parser.parse_argument(expect_type=False)
+            parser.parse_punctuation("=")
+            return arg, parser.parse_unresolved_operand()
+
+        bindings = parser.parse_comma_separated_list(parser.Delimiter.PAREN, binding)
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        ft = parser.parse_function_type()
+        inputs, outputs = list(ft.inputs.data), list(ft.outputs.data)
+        if len(inputs) != len(bindings):
+            parser.raise_error(f"graph.fused binds {len(bindings)} inputs but has {len(inputs)} input types", pos, parser.pos)
+        operands = [parser.resolve_operand(u, t) for (_, u), t in zip(bindings, inputs)]
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        body = parser.parse_region([arg.resolve(t) for (arg, _), t in zip(bindings, inputs)])
+        op = cls(kernel_name, pattern, operands, outputs, body)
+        if attributes is not None:
+            op.attributes.update(attributes.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.kernel_name.data)
+        printer.print_string(f" {self.pattern.data} (")
+        block = self.body.block
+
+        def print_binding(pair) -> None:
+            printer.print_block_argument(pair[0], print_type=False)
+            printer.print_string(" = ")
+            printer.print_operand(pair[1])
+
+        printer.print_list(list(zip(block.args, self.inputs)), print_binding)
+        printer.print_string(") : ")
+        printer.print_function_type([o.type for o in self.inputs], [r.type for r in self.outputs])
+        if self.attributes:
+            printer.print_string(" attributes ")
+            printer.print_attr_dict(self.attributes)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False)
 
 
 ALL_OPS = [

@@ -14,13 +14,30 @@ passes read and set:
 ``parallel``: iterations are independent (may run on several cores);
 ``vector_width``: the innermost loop is to be executed that many lanes at a time;
 ``unroll``: the body is to be replicated that many times.  ``loop.view`` gives a
-buffer another row-major shape without moving data (reshape).
+buffer another row-major shape without moving data (reshape).  ``loop.arena_view``
+reads a typed buffer at a byte offset of an ``i8`` arena (what ``plan-memory``
+makes of every temporary):
+
+    %t = loop.arena_view %arena[128] : memref<4096xi8> to memref<4x8xf32>
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, i1, i64
-from xdsl.ir import Block, Region, SSAValue
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    NoneAttr,
+    i1,
+    i8,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -167,4 +184,111 @@ class ViewOp(IRDLOperation):
             raise VerifyException(f"{a} and {b} have different numbers of elements")
 
 
-ALL_OPS = [ForOp, YieldOp, ViewOp]
+ARENA_ALIGNMENT = 64
+"""The alignment ``plan-memory`` gives its arenas and the offsets in them (a cache line)."""
+
+
+def element_bytes(t: Attribute) -> int | None:
+    """Bytes of one memref element as buffers store it (i1 as a byte, index as 8), or None."""
+    if isinstance(t, IndexType):
+        return 8
+    if isinstance(t, IntegerType):
+        return {1: 1, 8: 1, 16: 2, 32: 4, 64: 8}.get(t.width.data)
+    if isinstance(t, (Float16Type, BFloat16Type)):
+        return 2
+    if isinstance(t, Float32Type):
+        return 4
+    if isinstance(t, Float64Type):
+        return 8
+    return None
+
+
+def buffer_bytes(t: Attribute) -> int | None:
+    """Bytes of a static, row-major memref; None for anything else."""
+    if not isinstance(t, MemRefType) or not isinstance(t.layout, NoneAttr):
+        return None
+    shape = t.get_shape()
+    size = element_bytes(t.get_element_type())
+    if size is None or any(d < 0 for d in shape):
+        return None
+    for d in shape:
+        size *= d
+    return size
+
+
+@irdl_op_definition
+class ArenaViewOp(IRDLOperation):
+    """A typed buffer at a byte offset in an arena (a 1-D ``i8`` memref): no data moves.
+
+        %t = loop.arena_view %arena[128] : memref<4096xi8> to memref<4x8xf32>
+
+    The view's bytes, ``offset`` to ``offset + size``, must lie in the arena, and
+    ``offset`` must be a multiple of the element's size (the arena itself is
+    allocated 64-byte aligned, so the view's elements are naturally aligned).
+    Views with overlapping bytes alias; ``plan-memory`` gives two buffers that are
+    live at the same time disjoint bytes, except where one is computed in place of
+    the other."""
+
+    name = "loop.arena_view"
+    arena = operand_def(MemRefType)
+    offset = prop_def(I64Attr)
+    result = result_def(MemRefType)
+    traits = traits_def(NoMemoryEffect())
+
+    def __init__(self, arena: SSAValue, offset: int, result_type: MemRefType):
+        super().__init__(operands=[arena], result_types=[result_type], properties={"offset": IntegerAttr(offset, i64)})
+
+    @property
+    def byte_offset(self) -> int:
+        return self.offset.value.data
+
+    def verify_(self) -> None:
+        a, b = self.arena.type, self.result.type
+        assert isinstance(a, MemRefType) and isinstance(b, MemRefType)
+        if a.get_element_type() != i8 or len(a.get_shape()) != 1 or a.get_shape()[0] < 0 or not isinstance(a.layout, NoneAttr):
+            raise VerifyException(f"the arena must be a static 1-D memref of i8, not {a}")
+        size = buffer_bytes(b)
+        if size is None:
+            raise VerifyException(f"the view must be a static row-major memref of i1, i8-i64, index, f16, bf16, f32 or f64, not {b}")
+        offset, capacity = self.byte_offset, a.get_shape()[0]
+        if offset < 0:
+            raise VerifyException(f"offset {offset} is negative")
+        if offset + size > capacity:
+            raise VerifyException(f"the view's bytes {offset} to {offset + size} are not within the arena's {capacity}")
+        align = element_bytes(b.get_element_type())
+        assert align is not None
+        if offset % align:
+            raise VerifyException(f"offset {offset} is not a multiple of {align}, the size of {b.get_element_type()}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.arena)
+        printer.print_string(f"[{self.byte_offset}]")
+        if self.attributes:
+            printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.arena.type)
+        printer.print_string(" to ")
+        printer.print_attribute(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ArenaViewOp:
+        arena = parser.parse_unresolved_operand()
+        parser.parse_punctuation("[")
+        offset = parser.parse_integer(allow_boolean=False, allow_negative=True)
+        parser.parse_punctuation("]")
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        arena_type = parser.parse_type()
+        parser.parse_characters("to")
+        result_type = parser.parse_type()
+        op = cls.build(
+            operands=[parser.resolve_operand(arena, arena_type)],
+            result_types=[result_type],
+            properties={"offset": IntegerAttr(offset, i64)},
+            attributes=attributes,
+        )
+        return op
+
+
+ALL_OPS = [ForOp, YieldOp, ViewOp, ArenaViewOp]

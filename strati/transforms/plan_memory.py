@@ -1,0 +1,479 @@
+"""plan-memory: every temporary buffer of a function becomes a view into one arena.
+
+A loop-level function (see :mod:`strati.transforms.convert_tensor_to_loop`) gets a
+``memref.alloc`` per temporary and a ``memref.dealloc`` after its last use.  This
+pass replaces them, per function, with **one** allocation:
+
+    %arena = memref.alloc() {alignment = 64 : i64} : memref<12096xi8>   // first op
+    ...
+    %t = loop.arena_view %arena[3904] : memref<12096xi8> to memref<1x8x16x16xf32>
+    ...                                                                  // (was memref.alloc)
+    memref.dealloc %arena : memref<12096xi8>                             // before func.return
+
+**The arena** is an ``i8`` buffer allocated at the start of the function and freed
+just before it returns (rather than passed in by the runtime: the function keeps
+its signature, so ``func.call``, the JIT's entry wrappers and the interpreters need
+nothing new, and a function called from another one owns its own arena for the
+call's duration).  The LLVM code generator makes an arena of at most 16 KiB a stack
+slot and a larger one a single ``aligned_alloc(64, ...)``/``free`` per call.
+
+**Liveness** is computed over the function's top-level block: a temporary is live
+from the first top-level op that touches it to the last one (inclusive), where
+"touches" means any use of the buffer or of a view of it (``loop.view``,
+``collapse_shape``/``expand_shape``, ``subview``, ``cast``, and any op that returns
+a memref from it), inside loop nests at any depth; ``memref.dealloc`` is not a use.
+Two temporaries whose intervals share an op are live at the same time.
+
+**Placement** is greedy by size with best fit (TFLite's "greedy by size"): buffers
+(rounded up to 64 bytes) are placed largest first, each at the lowest-waste gap
+between the buffers already placed whose lifetimes overlap its own, or above them
+all; every offset is a multiple of 64 (of the alloc's own ``alignment`` when it is
+larger).  Buffers whose lifetimes are disjoint may share bytes; buffers live at the
+same time never do, except:
+
+**In place.**  A buffer ``B`` that starts at a top-level op ``X`` takes the bytes of a
+buffer ``A`` that dies at ``X`` when ``X`` is an elementwise loop nest between them:
+both have the same type, every access to either inside ``X`` is a ``memref.load`` of
+``A`` or a ``memref.store`` to ``B`` in one innermost block, at one and the same
+index tuple, which is the induction variables of all the loops around that block
+(so each iteration touches its own element), and every load of ``A`` comes before
+every store to ``B`` in the block.  Then iteration ``k`` reads ``A[k]`` before it
+overwrites it with ``B[k]``, and no other iteration touches element ``k``.  Chains
+(``relu(bn(conv))``) share one slot, and one view: the buffer computed in place is the
+very value of its source (its own name is lost), so the nest loads and stores the
+same memref at the same indices, as an in-place nest written by hand would.
+
+Left alone: allocs nested in loops, dynamically shaped ones, ones with a layout or
+an element type of unknown size, ones returned or freed inside a loop, allocs that
+are arenas already (read by ``loop.arena_view``: the pass is idempotent), and
+functions with more than one block.
+
+Option ``report=true`` writes one line per function to stderr::
+
+    plan-memory @cnn: 16 buffers, 2 in place; one buffer per temporary: 16416 bytes
+    live at peak, 42256 bytes in all; arena: 12096 bytes
+
+(one line; "live at peak" is the most bytes live at once with a buffer of its own
+per temporary, "in all" their sum).  Option ``in_place=false`` turns in-place reuse
+off.  :func:`memory_plan` gives the same figures as a dict, without changing the
+module.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+from xdsl.context import Context
+from xdsl.dialects import func, memref
+from xdsl.dialects.builtin import MemRefType, ModuleOp, i8
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from strati.dialects.loop.ops import ARENA_ALIGNMENT, ArenaViewOp, ForOp, buffer_bytes
+
+VIEW_OPS = frozenset(
+    {
+        "loop.view",
+        "loop.arena_view",
+        "memref.collapse_shape",
+        "memref.expand_shape",
+        "memref.subview",
+        "memref.cast",
+        "memref.reinterpret_cast",
+    }
+)
+"""Ops that only make another name for (part of) a buffer: their results' uses count, not theirs."""
+
+
+# --- the allocator ------------------------------------------------------------------------------
+
+
+def align_up(n: int, align: int) -> int:
+    return -(-n // align) * align
+
+
+def overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Whether two inclusive intervals ``[start, end]`` share a point."""
+    return a[0] <= b[1] and b[0] <= a[1]
+
+
+def assign_offsets(
+    lifetimes: list[tuple[int, int]], sizes: list[int], aligns: list[int] | None = None
+) -> tuple[list[int], int]:
+    """Offsets for buffers with inclusive lifetimes ``[start, end]`` such that two buffers
+    whose lifetimes overlap get disjoint bytes; returns the offsets and the total size.
+
+    Greedy by size, best fit: largest first (ties: earlier start, then given order), each
+    at the smallest gap that fits among the already placed buffers that are live at the
+    same time, else just above the highest of them."""
+    n = len(sizes)
+    aligns = aligns if aligns is not None else [1] * n
+    offsets = [-1] * n
+    placed: list[int] = []
+    for i in sorted(range(n), key=lambda k: (-sizes[k], lifetimes[k][0], k)):
+        busy = sorted((offsets[j], offsets[j] + sizes[j]) for j in placed if sizes[j] and overlaps(lifetimes[i], lifetimes[j]))
+        best, best_gap, cursor = -1, 0, 0
+        for lo, hi in busy:
+            at = align_up(cursor, aligns[i])
+            if at + sizes[i] <= lo and (best < 0 or lo - cursor < best_gap):
+                best, best_gap = at, lo - cursor
+            cursor = max(cursor, hi)
+        offsets[i] = best if best >= 0 else align_up(cursor, aligns[i])
+        placed.append(i)
+    total = max((o + s for o, s in zip(offsets, sizes)), default=0)
+    return offsets, total
+
+
+def conflicts(lifetimes: list[tuple[int, int]], sizes: list[int], offsets: list[int]) -> list[tuple[int, int]]:
+    """Pairs of buffers that are live at the same time and share bytes (none, for a valid plan)."""
+    bad = []
+    for i in range(len(sizes)):
+        for j in range(i + 1, len(sizes)):
+            if sizes[i] and sizes[j] and overlaps(lifetimes[i], lifetimes[j]):
+                if offsets[i] < offsets[j] + sizes[j] and offsets[j] < offsets[i] + sizes[i]:
+                    bad.append((i, j))
+    return bad
+
+
+# --- the analysis of one function ---------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Buffer:
+    """One temporary: a top-level ``memref.alloc``, its views, its lifetime and its place."""
+
+    alloc: memref.AllocOp
+    bytes: int
+    align: int
+    aliases: list[SSAValue]
+    deallocs: list[Operation]
+    start: int = 0
+    end: int = 0
+    slot: Slot | None = None
+    in_place_of: Buffer | None = None
+
+    @property
+    def name(self) -> str:
+        return self.alloc.results[0].name_hint or ""
+
+    @property
+    def type(self) -> MemRefType:
+        t = self.alloc.results[0].type
+        assert isinstance(t, MemRefType)
+        return t
+
+
+@dataclass(eq=False)
+class Slot:
+    """Bytes of the arena held by one buffer, or by a chain of buffers computed in place."""
+
+    members: list[Buffer]
+    offset: int = 0
+
+    @property
+    def start(self) -> int:
+        return self.members[0].start
+
+    @property
+    def end(self) -> int:
+        return self.members[-1].end
+
+    @property
+    def bytes(self) -> int:
+        return max(b.bytes for b in self.members)
+
+    @property
+    def align(self) -> int:
+        return max(b.align for b in self.members)
+
+
+@dataclass
+class FunctionPlan:
+    name: str
+    buffers: list[Buffer] = field(default_factory=list)
+    slots: list[Slot] = field(default_factory=list)
+    arena_bytes: int = 0
+
+    @property
+    def in_place(self) -> int:
+        return sum(1 for b in self.buffers if b.in_place_of is not None)
+
+    @property
+    def naive_bytes(self) -> int:
+        """All temporaries, one buffer each, all at once."""
+        return sum(b.bytes for b in self.buffers)
+
+    @property
+    def peak_bytes(self) -> int:
+        """The most bytes live at one op with one buffer per temporary (freed after its last use)."""
+        events: dict[int, int] = {}
+        for b in self.buffers:
+            events[b.start] = events.get(b.start, 0) + b.bytes
+            events[b.end + 1] = events.get(b.end + 1, 0) - b.bytes
+        peak = live = 0
+        for at in sorted(events):
+            live += events[at]
+            peak = max(peak, live)
+        return peak
+
+    def report(self) -> str:
+        return (
+            f"plan-memory @{self.name}: {len(self.buffers)} buffers, {self.in_place} in place; "
+            f"one buffer per temporary: {self.peak_bytes} bytes live at peak, {self.naive_bytes} bytes in all; "
+            f"arena: {self.arena_bytes} bytes"
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "buffers": len(self.buffers),
+            "in_place": self.in_place,
+            "naive_bytes": self.naive_bytes,
+            "peak_bytes": self.peak_bytes,
+            "arena_bytes": self.arena_bytes,
+            "placements": [
+                {
+                    "name": b.name,
+                    "type": str(b.type),
+                    "bytes": b.bytes,
+                    "start": b.start,
+                    "end": b.end,
+                    "offset": b.slot.offset if b.slot is not None else None,
+                    "in_place_of": b.in_place_of.name if b.in_place_of is not None else None,
+                }
+                for b in self.buffers
+            ],
+        }
+
+
+def alias_closure(root: SSAValue) -> tuple[list[SSAValue], list[Operation], bool]:
+    """The buffer and every value that names (part of) it; its deallocs; whether it escapes."""
+    aliases, deallocs = [root], []
+    escapes = False
+    k = 0
+    while k < len(aliases):
+        for use in aliases[k].uses:
+            op = use.operation
+            if isinstance(op, memref.DeallocOp):
+                deallocs.append(op)
+            elif isinstance(op, func.ReturnOp):
+                escapes = True
+            else:
+                aliases.extend(r for r in op.results if isinstance(r.type, MemRefType) and r not in aliases)
+        k += 1
+    return aliases, deallocs, escapes
+
+
+def temporaries(block: Block, alignment: int) -> list[Buffer]:
+    found = []
+    for op in block.ops:
+        if not isinstance(op, memref.AllocOp) or op.dynamic_sizes or op.symbol_operands:
+            continue
+        result = op.results[0]
+        size = buffer_bytes(result.type)
+        if size is None or any(isinstance(u.operation, ArenaViewOp) for u in result.uses):
+            continue
+        aliases, deallocs, escapes = alias_closure(result)
+        if escapes or any(d.parent_block() is not block for d in deallocs):
+            continue
+        align = alignment
+        if (requested := op.alignment) is not None:
+            align = max(align, requested.value.data)
+        found.append(Buffer(op, size, align, aliases, deallocs))
+    return found
+
+
+def analyse_function(fn: func.FuncOp, *, in_place: bool = True, alignment: int = ARENA_ALIGNMENT) -> FunctionPlan | None:
+    """The plan for one function (None when it has no body or more than one block)."""
+    if len(fn.body.blocks) != 1:
+        return None
+    block = fn.body.block
+    plan = FunctionPlan(fn.sym_name.data)
+    position = {op: i for i, op in enumerate(block.ops)}
+    plan.buffers = temporaries(block, alignment)
+    for b in plan.buffers:
+        points = [
+            position[top]
+            for v in b.aliases
+            for use in v.uses
+            if not isinstance(use.operation, memref.DeallocOp) and use.operation.name not in VIEW_OPS
+            and (top := block.find_ancestor_op_in_block(use.operation)) is not None
+        ]
+        b.start, b.end = (min(points), max(points)) if points else (position[b.alloc],) * 2
+    for b in plan.buffers:
+        b.slot = Slot([b])
+        plan.slots.append(b.slot)
+    if in_place:
+        find_in_place(block, plan)
+    lifetimes = [(s.start, s.end) for s in plan.slots]
+    sizes = [align_up(s.bytes, s.align) for s in plan.slots]
+    offsets, total = assign_offsets(lifetimes, sizes, [s.align for s in plan.slots])
+    assert not conflicts(lifetimes, sizes, offsets), "plan-memory: overlapping buffers"
+    for s, off in zip(plan.slots, offsets):
+        s.offset = off
+    plan.arena_bytes = total
+    return plan
+
+
+# --- in place -------------------------------------------------------------------------------------
+
+
+def find_in_place(block: Block, plan: FunctionPlan) -> None:
+    starting: dict[int, list[Buffer]] = {}
+    ending: dict[int, list[Buffer]] = {}
+    for b in plan.buffers:
+        starting.setdefault(b.start, []).append(b)
+        ending.setdefault(b.end, []).append(b)
+    taken: set[Buffer] = set()
+    for at, op in enumerate(block.ops):
+        for out in starting.get(at, []):
+            for src in ending.get(at, []):
+                if src is out or src in taken or src.start == at or src.slot is None or src.slot.members[-1] is not src:
+                    continue
+                if src.type != out.type or not elementwise_in_place(op, src, out):
+                    continue
+                taken.add(src)
+                out.in_place_of = src
+                plan.slots.remove(out.slot)  # type: ignore[arg-type]
+                src.slot.members.append(out)
+                out.slot = src.slot
+                break
+
+
+def enclosing_ivs(block: Block, top: Operation) -> list[SSAValue] | None:
+    """The induction variables of the loops from ``block`` out to ``top`` (inclusive), or None
+    when something else than a loop lies between them."""
+    ivs = []
+    while True:
+        parent = block.parent_op()
+        if parent is None:
+            return None
+        if isinstance(parent, ForOp):
+            ivs.append(parent.induction_var)
+        elif parent.name == "cpu.parallel" and len(parent.regions) == 1 and len(parent.regions[0].blocks) == 1:
+            ivs.append(parent.regions[0].block.args[0])
+        else:
+            return None
+        if parent is top:
+            return ivs
+        up = parent.parent_block()
+        if up is None:
+            return None
+        block = up
+
+
+def elementwise_in_place(op: Operation, src: Buffer, out: Buffer) -> bool:
+    """Whether ``op`` may write ``out`` over ``src``: see the module's docstring."""
+    loads: list[memref.LoadOp] = []
+    stores: list[memref.StoreOp] = []
+    for buf, role in ((src, "load"), (out, "store")):
+        for v in buf.aliases:
+            for use in v.uses:
+                user = use.operation
+                if not op.is_ancestor(user) or user.name in VIEW_OPS:
+                    continue
+                if role == "load" and isinstance(user, memref.LoadOp) and use.index == 0:
+                    loads.append(user)
+                elif role == "store" and isinstance(user, memref.StoreOp) and use.index == 1:
+                    stores.append(user)
+                else:
+                    return False
+    if not loads or not stores:
+        return False
+    accesses: list[memref.LoadOp | memref.StoreOp] = [*loads, *stores]
+    body = accesses[0].parent_block()
+    if body is None or any(a.parent_block() is not body for a in accesses):
+        return False
+    if len({a.memref.type for a in accesses}) != 1:
+        return False
+    index = tuple(accesses[0].indices)
+    if any(tuple(a.indices) != index for a in accesses):
+        return False
+    ivs = enclosing_ivs(body, op)
+    if ivs is None or len(set(index)) != len(index) or set(index) != set(ivs) or len(ivs) != len(index):
+        return False
+    order = {o: k for k, o in enumerate(body.ops)}
+    return max(order[ld] for ld in loads) < min(order[st] for st in stores)
+
+
+# --- the rewrite -----------------------------------------------------------------------------------
+
+
+def rewrite(fn: func.FuncOp, plan: FunctionPlan) -> None:
+    if not plan.buffers:
+        return
+    block = fn.body.block
+    arena = memref.AllocOp.get(i8, alignment=ARENA_ALIGNMENT, shape=[plan.arena_bytes])
+    arena.results[0].name_hint = "arena"
+    first = block.first_op
+    assert first is not None
+    arena.location = fn.location
+    block.insert_op_before(arena, first)
+    views: dict[Buffer, SSAValue] = {}
+    for b in plan.buffers:  # in block order: a buffer computed in place comes after its source
+        assert b.slot is not None
+        old = b.alloc.results[0]
+        if b.in_place_of is not None:
+            views[b] = views[b.in_place_of]  # the same value: the nest visibly loads and stores one buffer
+        else:
+            view = ArenaViewOp(arena.results[0], b.slot.offset, b.type)
+            view.location = b.alloc.location
+            view.result.name_hint = old.name_hint
+            block.insert_op_before(view, b.alloc)
+            views[b] = view.result
+        old.replace_all_uses_with(views[b])
+        block.erase_op(b.alloc)
+        for d in b.deallocs:
+            block.erase_op(d)
+    free = memref.DeallocOp.get(arena.results[0])
+    last = block.last_op
+    if last is not None and isinstance(last, func.ReturnOp):
+        free.location = last.location
+        block.insert_op_before(free, last)
+    else:
+        block.add_op(free)
+
+
+def functions(module: ModuleOp) -> list[func.FuncOp]:
+    return [f for f in module.walk() if isinstance(f, func.FuncOp) and f.body.blocks]
+
+
+@dataclass(frozen=True)
+class PlanMemoryPass(ModulePass):
+    name = "plan-memory"
+
+    report: bool = False
+    in_place: bool = True
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for fn in functions(op):
+            plan = analyse_function(fn, in_place=self.in_place)
+            if plan is None:
+                continue
+            if self.report:
+                sys.stderr.write(plan.report() + "\n")
+            rewrite(fn, plan)
+
+
+def memory_plan(module: ModuleOp, *, in_place: bool = True) -> dict[str, dict[str, Any]]:
+    """The plan ``plan-memory`` makes, per function name, without changing ``module``:
+    ``buffers`` (temporaries planned), ``in_place`` (how many of them take the bytes of one
+    that dies where they are computed), ``naive_bytes`` (all temporaries, one buffer each),
+    ``peak_bytes`` (the most bytes live at once with one buffer per temporary),
+    ``arena_bytes`` (the arena's size) and ``placements`` (per buffer: name, type, bytes,
+    lifetime ``start``/``end`` as top-level op positions, ``offset``, ``in_place_of``).
+    A module above the loop level is lowered (a clone) first."""
+    from strati.compiler import LEVELS, lower_to, module_level
+
+    if LEVELS.index(module_level(module)) < LEVELS.index("loop"):
+        module = lower_to(module.clone(), "loop")
+    plans = {}
+    for fn in functions(module):
+        plan = analyse_function(fn, in_place=in_place)
+        if plan is not None:
+            plans[plan.name] = plan.as_dict()
+    return plans
+
+
+__all__ = ["PlanMemoryPass", "assign_offsets", "conflicts", "memory_plan"]
