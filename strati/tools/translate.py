@@ -3,8 +3,9 @@
     strati-translate FILE --to llvm-ir [--opt]     LLVM IR (as generated; --opt: after O3 for this CPU)
     strati-translate FILE --to dot [--entry F]     a Graphviz digraph: ops and the SSA uses between them
 
-``--to llvm-ir`` lowers graph- and tensor-level input to loops first, with the
-standard pipeline (as ``strati.compile`` does).  Bad input (malformed IR, an op
+``--to llvm-ir`` translates loop- and hw-level input as it is; graph- and
+tensor-level input is first lowered with the standard pipeline, as
+``strati.compile`` does.  Bad input (malformed IR, an op
 the code generator does not know, an unreadable file) is one diagnostic line
 ``file:line:col: error: ...`` on stderr and exit status 1; nothing is written.
 """
@@ -38,9 +39,10 @@ def translate(args: argparse.Namespace, filename: str) -> str:
         from strati.codegen.dot import module_to_dot
 
         return module_to_dot(module, args.entry)
-    from strati.compiler import lower_to_loop
+    from strati.compiler import LEVELS, lower_to, module_level
 
-    lower_to_loop(module)
+    if module_level(module) in ("graph", "tensor"):  # buffer-level input is translated as it is
+        lower_to(module, LEVELS[-1])
     if args.opt:
         from strati.runtime.jit import optimized_llvm_ir
 
