@@ -12,6 +12,7 @@ error.  The module given is never changed: lowering works on a clone.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp, TensorType
@@ -28,6 +29,19 @@ STANDARD_PIPELINE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("loop", ("convert-loop-to-hw",)),
 )
 """For each level, the passes that take a module from it to the next one."""
+
+OPTIONAL_PASSES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("graph", ("fuse-ops",)),
+    ("tensor", ("fuse-generics",)),
+    ("loop", ("fuse-loops",)),
+)
+"""For each level, the optimisation passes that may run on it before its lowering passes, in
+this order, each only when enabled by name (the ``optimizations`` of :func:`passes_between`,
+:func:`lower_to` and :func:`compile`).  Optimisation levels are sets of these names."""
+
+FUSION = ("fuse-ops", "fuse-generics", "fuse-loops")
+"""Operator fusion: groups at the graph level (fuse-ops), producer generics inlined into their
+consumers (fuse-generics), consumer loop nests moved into their producers' (fuse-loops)."""
 
 
 def module_level(module: ModuleOp) -> str:
@@ -71,18 +85,31 @@ def run_pass(module: ModuleOp, name: str) -> None:
         raise RuntimeError(f"internal error: the IR after pass '{name}' does not verify: {diag}")
 
 
-def passes_between(from_level: str, to_level: str) -> list[str]:
-    """The standard pipeline's passes that take a module from one level down to another."""
+def passes_between(from_level: str, to_level: str, optimizations: Iterable[str] = ()) -> list[str]:
+    """The standard pipeline's passes that take a module from one level down to another, with
+    the enabled optimisation passes (:data:`OPTIONAL_PASSES`) of each level reached (the target
+    level's included) before its lowering."""
     for level in (from_level, to_level):
         if level not in LEVELS:
             raise StratiError(f"unknown level '{level}' (levels: {', '.join(LEVELS)})")
+    enabled = set(optimizations)
+    optional = dict(OPTIONAL_PASSES)
+    known = {name for _, names in OPTIONAL_PASSES for name in names}
+    if unknown := sorted(enabled - known):
+        raise StratiError(f"unknown optimisation pass '{unknown[0]}' (optional passes: {', '.join(sorted(known))})")
     start, stop = LEVELS.index(from_level), LEVELS.index(to_level)
-    return [name for level, passes in STANDARD_PIPELINE if start <= LEVELS.index(level) < stop for name in passes]
+    names: list[str] = []
+    for level in LEVELS[start : stop + 1]:  # a level's optimisations run when it is reached
+        names += [n for n in optional.get(level, ()) if n in enabled]
+        if level != to_level:
+            names += dict(STANDARD_PIPELINE).get(level, ())
+    return names
 
 
-def lower_to(module: ModuleOp, target_level: str) -> ModuleOp:
-    """Lower a module in place, level by level with the standard pipeline, down to ``target_level``."""
-    for name in passes_between(module_level(module), target_level):
+def lower_to(module: ModuleOp, target_level: str, optimizations: Iterable[str] = ()) -> ModuleOp:
+    """Lower a module in place, level by level with the standard pipeline, down to ``target_level``
+    (running the enabled optimisation passes on the way)."""
+    for name in passes_between(module_level(module), target_level, optimizations):
         run_pass(module, name)
     if LEVELS.index(level := module_level(module)) < LEVELS.index(target_level):
         raise StratiError(f"the module is still at the {level} level after the standard pipeline")
@@ -117,11 +144,12 @@ def load(module_or_path: ModuleOp | str | os.PathLike) -> ModuleOp:
     return load_module(text, str(path))
 
 
-def compile(module_or_path, target: str = "cpu", *, entry: str | None = None):  # noqa: A001 - the public name
-    """Compile a module (any level) or an .mlir file into an :class:`~strati.runtime.jit.Executable`."""
+def compile(module_or_path, target: str = "cpu", *, entry: str | None = None, optimizations: Iterable[str] = ()):  # noqa: A001 - the public name
+    """Compile a module (any level) or an .mlir file into an :class:`~strati.runtime.jit.Executable`;
+    ``optimizations`` names the optional passes to run (e.g. :data:`FUSION`)."""
     if target != "cpu":
         raise ValueError(f"unknown target '{target}' (targets: cpu)")
-    module = lower_to(load(module_or_path), "hw")
+    module = lower_to(load(module_or_path), "hw", optimizations)
     for fn in module.walk():
         if isinstance(fn, FuncOp) and any(isinstance(t, TensorType) for t in fn.function_type.inputs.data):
             raise StratiError(f"@{fn.sym_name.data} still takes tensors after lowering")
@@ -130,4 +158,4 @@ def compile(module_or_path, target: str = "cpu", *, entry: str | None = None):  
     return compile_module(module, entry)
 
 
-__all__ = ["LEVELS", "STANDARD_PIPELINE", "compile", "load", "lower_to", "lower_to_loop", "passes_between", "module_level", "run_pass"]
+__all__ = ["FUSION", "LEVELS", "OPTIONAL_PASSES", "STANDARD_PIPELINE", "compile", "load", "lower_to", "lower_to_loop", "passes_between", "module_level", "run_pass"]

@@ -37,7 +37,11 @@ STRATI_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "convert-graph-to-tensor": _convert_graph_to_tensor,
     "convert-tensor-to-loop": lambda: __import__("strati.transforms.convert_tensor_to_loop", fromlist=["_"]).ConvertTensorToLoopPass,
     "fold-constants": _fold_constants,
+    "fuse-generics": lambda: __import__("strati.transforms.fuse_generics", fromlist=["_"]).FuseGenericsPass,
+    "fuse-loops": lambda: __import__("strati.transforms.fuse_loops", fromlist=["_"]).FuseLoopsPass,
+    "fuse-ops": lambda: __import__("strati.transforms.fuse_ops", fromlist=["_"]).FuseOpsPass,
     "infer-shapes": _infer_shapes,
+    "simplify-inference": lambda: __import__("strati.transforms.simplify_inference", fromlist=["_"]).SimplifyInferencePass,
     "plan-memory": lambda: __import__("strati.transforms.plan_memory", fromlist=["_"]).PlanMemoryPass,
 }
 

@@ -261,6 +261,10 @@ def root_of(value: SSAValue) -> object | None:
             return ("global", owner.name_.root_reference.data)
         if isinstance(owner, (memref.AllocOp, memref.AllocaOp)):
             return value
+        if isinstance(owner, Operation) and owner.name == "loop.arena_view":
+            # plan-memory gives disjoint-lifetime buffers their own views; a buffer computed in
+            # place reuses its source's view value, so one view is one buffer.
+            return value
         if isinstance(value, BlockArgument) and isinstance(owner.parent_op(), func.FuncOp):
             return value  # function arguments do not alias (they are noalias in the generated code)
         return None

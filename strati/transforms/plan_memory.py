@@ -6,7 +6,7 @@ pass replaces them, per function, with **one** allocation:
 
     %arena = memref.alloc() {alignment = 64 : i64} : memref<12096xi8>   // first op
     ...
-    %t = loop.arena_view %arena[3904] : memref<12096xi8> to memref<1x8x16x16xf32>
+    %p = loop.arena_view %arena[8192] : memref<12096xi8> to memref<1x3x18x18xf32>
     ...                                                                  // (was memref.alloc)
     memref.dealloc %arena : memref<12096xi8>                             // before func.return
 
@@ -28,8 +28,8 @@ Two temporaries whose intervals share an op are live at the same time.
 (rounded up to 64 bytes) are placed largest first, each at the lowest-waste gap
 between the buffers already placed whose lifetimes overlap its own, or above them
 all; every offset is a multiple of 64 (of the alloc's own ``alignment`` when it is
-larger).  Buffers whose lifetimes are disjoint may share bytes; buffers live at the
-same time never do, except:
+larger, and the arena is then aligned as much).  Buffers whose lifetimes are
+disjoint may share bytes; buffers live at the same time never do, except:
 
 **In place.**  A buffer ``B`` that starts at a top-level op ``X`` takes the bytes of a
 buffer ``A`` that dies at ``X`` when ``X`` is an elementwise loop nest between them:
@@ -50,13 +50,19 @@ functions with more than one block.
 
 Option ``report=true`` writes one line per function to stderr::
 
-    plan-memory @cnn: 16 buffers, 2 in place; one buffer per temporary: 16416 bytes
-    live at peak, 42256 bytes in all; arena: 12096 bytes
+    plan-memory @cnn: 17 buffers, 6 in place; one buffer per temporary: 16416 bytes
+    live at peak, 42208 bytes in all; arena: 12096 bytes
 
 (one line; "live at peak" is the most bytes live at once with a buffer of its own
 per temporary, "in all" their sum).  Option ``in_place=false`` turns in-place reuse
 off.  :func:`memory_plan` gives the same figures as a dict, without changing the
-module.
+module.  No placement can go below the live peak but by computing in place, so the
+arena is at least the peak minus what in-place reuse saves.
+
+Order with ``convert-loop-to-hw``: either works, but after it, vectorised nests
+(``vector.load``/``vector.store``, remainder loops) are not recognised as in place;
+before it, the vectoriser must know that an arena view is a buffer of its own (its
+alias analysis, ``root_of``, gives up on values it does not know).
 """
 
 from __future__ import annotations
@@ -127,13 +133,17 @@ def assign_offsets(
 
 
 def conflicts(lifetimes: list[tuple[int, int]], sizes: list[int], offsets: list[int]) -> list[tuple[int, int]]:
-    """Pairs of buffers that are live at the same time and share bytes (none, for a valid plan)."""
+    """Pairs of buffers that are live at the same time and share bytes (none, for a valid plan).
+    A sweep over the lifetimes: each buffer is compared with those still live where it starts."""
     bad = []
-    for i in range(len(sizes)):
-        for j in range(i + 1, len(sizes)):
-            if sizes[i] and sizes[j] and overlaps(lifetimes[i], lifetimes[j]):
+    active: list[int] = []
+    for i in sorted(range(len(sizes)), key=lambda k: lifetimes[k][0]):
+        active = [j for j in active if lifetimes[j][1] >= lifetimes[i][0]]
+        if sizes[i]:
+            for j in active:
                 if offsets[i] < offsets[j] + sizes[j] and offsets[j] < offsets[i] + sizes[i]:
-                    bad.append((i, j))
+                    bad.append((min(i, j), max(i, j)))
+            active.append(i)
     return bad
 
 
@@ -240,7 +250,7 @@ class FunctionPlan:
                     "start": b.start,
                     "end": b.end,
                     "offset": b.slot.offset if b.slot is not None else None,
-                    "in_place_of": b.in_place_of.name if b.in_place_of is not None else None,
+                    "in_place_of": self.buffers.index(b.in_place_of) if b.in_place_of is not None else None,
                 }
                 for b in self.buffers
             ],
@@ -404,7 +414,8 @@ def rewrite(fn: func.FuncOp, plan: FunctionPlan) -> None:
     if not plan.buffers:
         return
     block = fn.body.block
-    arena = memref.AllocOp.get(i8, alignment=ARENA_ALIGNMENT, shape=[plan.arena_bytes])
+    align = max([ARENA_ALIGNMENT, *(s.align for s in plan.slots)])  # an alloc may have asked for more
+    arena = memref.AllocOp.get(i8, alignment=align, shape=[plan.arena_bytes])
     arena.results[0].name_hint = "arena"
     first = block.first_op
     assert first is not None
@@ -462,7 +473,8 @@ def memory_plan(module: ModuleOp, *, in_place: bool = True) -> dict[str, dict[st
     that dies where they are computed), ``naive_bytes`` (all temporaries, one buffer each),
     ``peak_bytes`` (the most bytes live at once with one buffer per temporary),
     ``arena_bytes`` (the arena's size) and ``placements`` (per buffer: name, type, bytes,
-    lifetime ``start``/``end`` as top-level op positions, ``offset``, ``in_place_of``).
+    lifetime ``start``/``end`` as top-level op positions, ``offset``, ``in_place_of``: the
+    index in ``placements`` of the buffer whose bytes it is computed over, or None).
     A module above the loop level is lowered (a clone) first."""
     from strati.compiler import LEVELS, lower_to, module_level
 

@@ -1,6 +1,7 @@
 """A representative part of the ONNX backend test data, through the conformance runner
-(tests/conformance/run.py) on the reference interpreter: every case listed here passes,
-so a regression fails CI.  The whole suite: ``python tests/conformance/run.py``."""
+(tests/conformance/run.py) on the reference interpreter (``CASES``) and on the JIT
+(``JIT_CASES``, model sets only): every case listed here passes, so a regression fails
+CI.  The whole suite: ``python tests/conformance/run.py [--backend jit]``."""
 
 from __future__ import annotations
 
@@ -51,6 +52,30 @@ CASES = {
     ],
 }  # fmt: skip
 
+# On the JIT (strati.compile: lowering, LLVM, machine code): a spread of the three model sets
+# over their op types (pooling 1-3d, conv 1-3d with groups/dilation/strides/padding, conv
+# transpose, batch norm, pads of every mode, activations, softmax family, gemm/matmul,
+# gather, reductions, shape ops, broadcasting, non-float params, an input bound at import).
+JIT_CASES = {
+    "simple": ["test_single_relu_model", "test_sign_model", "test_shrink", "test_expand_shape_model2"],
+    "pytorch-converted": [
+        "test_AvgPool2d_stride", "test_AvgPool3d_stride1_pad0_gpu_input", "test_BatchNorm2d_eval",
+        "test_BatchNorm3d_momentum_eval", "test_ConstantPad2d", "test_Conv1d_pad2size1",
+        "test_Conv2d_depthwise_with_multiplier", "test_Conv2d_dilated", "test_Conv3d_stride_padding",
+        "test_ConvTranspose2d", "test_ELU", "test_Embedding", "test_GLU_dim", "test_Linear", "test_LogSoftmax",
+        "test_MaxPool1d_stride_padding_dilation", "test_MaxPool3d_stride_padding", "test_PReLU_2d_multiparam",
+        "test_PixelShuffle", "test_ReflectionPad2d", "test_ReplicationPad2d", "test_SELU", "test_Sigmoid",
+        "test_Softmin",
+    ],
+    "pytorch-operator": [
+        "test_operator_add_size1_singleton_broadcast", "test_operator_addmm", "test_operator_chunk",
+        "test_operator_clip", "test_operator_concat2", "test_operator_conv", "test_operator_convtranspose",
+        "test_operator_flatten", "test_operator_index", "test_operator_maxpool", "test_operator_non_float_params",
+        "test_operator_pad", "test_operator_pow", "test_operator_reduced_mean_keepdim",
+        "test_operator_repeat_dim_overflow", "test_operator_symbolic_override", "test_operator_view",
+    ],
+}  # fmt: skip
+
 
 @pytest.fixture(scope="module")
 def runner():
@@ -61,13 +86,22 @@ def runner():
     return module
 
 
-@pytest.fixture(scope="module")
-def cases(runner):
-    listed = {(s, n) for s, names in CASES.items() for n in names}
-    found = {(c.set, c.name): c for c in runner.collect(list(CASES)) if (c.set, c.name) in listed}
+def _find(runner, table: dict[str, list[str]]) -> dict:
+    listed = {(s, n) for s, names in table.items() for n in names}
+    found = {(c.set, c.name): c for c in runner.collect(list(table)) if (c.set, c.name) in listed}
     missing = sorted(listed - set(found))
     assert not missing, f"cases not in the installed onnx package: {missing}"
     return found
+
+
+@pytest.fixture(scope="module")
+def cases(runner):
+    return _find(runner, CASES)
+
+
+@pytest.fixture(scope="module")
+def jit_cases(runner):
+    return _find(runner, JIT_CASES)  # (the model sets only: no need to generate the node cases)
 
 
 @pytest.mark.parametrize("set_name", sorted(CASES))
@@ -76,6 +110,19 @@ def test_listed_cases_pass(runner, cases, set_name):
     failures = []
     for name in CASES[set_name]:
         result = runner.run_case(cases[(set_name, name)], backend)
+        if result.status != "passed":
+            failures.append(f"{set_name}/{name}: {result.status}: {result.detail}")
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("set_name", sorted(JIT_CASES))
+def test_listed_cases_pass_on_the_jit(runner, jit_cases, set_name):
+    backend = runner.JitBackend()
+    if (why := backend.unavailable()) is not None:
+        pytest.skip(why)
+    failures = []
+    for name in JIT_CASES[set_name]:
+        result = runner.run_case(jit_cases[(set_name, name)], backend)
         if result.status != "passed":
             failures.append(f"{set_name}/{name}: {result.status}: {result.detail}")
     assert not failures, "\n".join(failures)

@@ -5,7 +5,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.ir import Attribute, Dialect, Operation
 
 from strati.dialects.graph import ops
-from strati.dialects.graph.ops import ALL_OPS, ConstantOp
+from strati.dialects.graph.ops import ALL_OPS, STRUCTURAL_OPS, ConstantOp
 
 
 class GraphConstantMaterialization(ConstantMaterializationInterface):
@@ -17,7 +17,7 @@ class GraphConstantMaterialization(ConstantMaterializationInterface):
         return None
 
 
-Graph = Dialect("graph", ALL_OPS, [], [GraphConstantMaterialization()])
+Graph = Dialect("graph", [*ALL_OPS, *STRUCTURAL_OPS], [], [GraphConstantMaterialization()])
 
 # The default attributes of every graph op (infer_type, reference, pattern, flops).
 from strati.dialects.graph import attrs  # noqa: E402,F401

@@ -620,11 +620,18 @@ class FusedOp(GraphOp):
         printer.print_region(self.body, print_entry_block_args=False)
 
 
+STRUCTURAL_OPS = [FusedOp, YieldOp]
+"""Ops that structure the graph (fusion groups) rather than compute: in the dialect, not in ALL_OPS."""
+
 ALL_OPS = [
     cls
     for cls in list(globals().values())
-    if isinstance(cls, type) and issubclass(cls, GraphOp) and getattr(cls, "name", "").startswith("graph.")
+    if isinstance(cls, type)
+    and issubclass(cls, GraphOp)
+    and getattr(cls, "name", "").startswith("graph.")
+    and cls not in STRUCTURAL_OPS
 ]
+"""The computing ops: each has a reference, a lowering and differential test cases."""
 
 __all__ = [name for name, value in globals().items() if isinstance(value, type) and issubclass(value, GraphOp)]
-__all__ += ["ALL_OPS"]
+__all__ += ["ALL_OPS", "STRUCTURAL_OPS"]

@@ -31,3 +31,26 @@ func.func @compare() -> tensor<2x2xi1> {
   %c = graph.less %a, %b : (tensor<2x1xf32>, tensor<2xf32>) -> tensor<2x2xi1>
   func.return %c : tensor<2x2xi1>
 }
+
+// -----
+
+// A constant subgraph three ops deep (neg, broadcast_to, transpose) folds in one run.
+// With max-elements=2 the limit stops it after neg: broadcast_to would make 6 elements,
+// and what uses its result is then not constant either.
+// CHECK-LABEL: func.func @deep(
+// CHECK-NEXT: [[C:%.*]] = graph.constant dense<{{\[}}[-1.000000e+00, -1.000000e+00, -1.000000e+00], [-2.000000e+00, -2.000000e+00, -2.000000e+00]]> : tensor<2x3xf32>
+// CHECK-NEXT: [[R:%.*]] = graph.mul %x, [[C]]
+// CHECK-NEXT: func.return [[R]]
+// LIMIT-LABEL: func.func @deep(
+// LIMIT-NEXT: [[N:%.*]] = graph.constant dense<[-1.000000e+00, -2.000000e+00]> : tensor<2xf32>
+// LIMIT-NEXT: [[B:%.*]] = graph.broadcast_to [[N]]
+// LIMIT-NEXT: [[T:%.*]] = graph.transpose [[B]]
+// LIMIT-NEXT: graph.mul %x, [[T]]
+func.func @deep(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %a = graph.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
+  %n = graph.neg %a : tensor<2xf32>
+  %b = graph.broadcast_to %n : (tensor<2xf32>) -> tensor<3x2xf32>
+  %t = graph.transpose %b : (tensor<3x2xf32>) -> tensor<2x3xf32>
+  %y = graph.mul %x, %t : tensor<2x3xf32>
+  func.return %y : tensor<2x3xf32>
+}

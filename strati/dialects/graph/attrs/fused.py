@@ -1,0 +1,126 @@
+"""Attributes of ``graph.fused`` (a fusion group made by ``fuse-ops``) and ``graph.yield``.
+
+- ``infer_type``: the types its body yields.
+- ``reference``: the body run op by op by the reference interpreter.
+- ``pattern``: ``opaque`` in the registry: a group is a finished kernel, which
+  ``fuse-ops`` never fuses further (as TVM marks fused functions primitive).  The
+  group's own kind (that of its anchor) is the op's ``pattern`` property.
+- ``flops``: the sum over the body.
+- ``lower``: the body's ops lowered through their own ``lower`` (as
+  convert-graph-to-tensor does), then the resulting generics fused producer into
+  consumer (:func:`strati.transforms.fuse_generics.fuse_generics`) among
+  themselves, so the group is as few generics as fusion allows; an elementwise
+  consumer of a reduction joins its loop nest after bufferization (``fuse-loops``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+from xdsl.dialects.builtin import UnrealizedConversionCastOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from strati import registry
+from strati.diagnostics import StratiError
+from strati.dialects.graph.ops import FusedOp, YieldOp
+from strati.registry import OpPattern, register_op_attr
+
+
+def infer_fused(op: FusedOp) -> list:
+    last = op.body.block.last_op
+    if not isinstance(last, YieldOp):
+        from xdsl.utils.exceptions import VerifyException
+
+        raise VerifyException("the body must end with graph.yield")
+    return [v.type for v in last.values]
+
+
+def fused_reference(op: FusedOp, *values: np.ndarray, captures: Mapping[SSAValue, np.ndarray] | None = None):
+    from strati.runtime.interpreter import Interpreter
+
+    interpreter = Interpreter(op.get_toplevel_object())  # type: ignore[arg-type]
+    block = op.body.block
+    env: dict[SSAValue, np.ndarray] = dict(captures or {})
+    env.update(zip(block.args, values))
+    for inner in block.ops:
+        if isinstance(inner, YieldOp):
+            return tuple(env[v] for v in inner.values)
+        results = interpreter.run_op(inner, [env[v] for v in inner.operands], env)
+        env.update(zip(inner.results, results))
+    raise StratiError("the body has no graph.yield", op)
+
+
+def fused_flops(op: FusedOp) -> int:
+    total = 0
+    for inner in op.body.block.ops:
+        flops = registry.get_op_attr(inner.name, "flops")
+        if flops is not None:
+            total += flops(inner)
+    return total
+
+
+def lower_one(op: Operation) -> None:
+    """Lower ``op`` in place through its registered ``lower`` (as convert-graph-to-tensor does)."""
+    from strati.dialects.tensor.build import TensorBuilder
+
+    lower = registry.get_op_attr(op.name, "lower")
+    if lower is None:
+        if op.dialect_name() == "graph":
+            raise StratiError("has no 'lower' attribute: it cannot be converted to the tensor level", op)
+        return
+    results = lower(op, TensorBuilder(op))
+    results = list(results) if isinstance(results, (list, tuple)) else [results]
+    if len(results) != len(op.results):
+        raise StratiError(f"'lower' returned {len(results)} values for {len(op.results)} results", op)
+    for old, new in zip(op.results, results):
+        if old.type != new.type:
+            raise StratiError(f"'lower' produced {new.type} for a result of type {old.type}", op)
+        old.replace_all_uses_with(new)
+    Rewriter.erase_op(op)
+
+
+def lower_fused(op: FusedOp, b) -> list[SSAValue]:
+    """The body inlined before the op, each of its ops lowered, the generics fused."""
+    from strati.transforms.fuse_generics import fuse_generics
+
+    block = op.body.block
+    mapper: dict[SSAValue, SSAValue] = dict(zip(block.args, op.inputs))
+    clones: list[Operation] = []
+    yielded: list[SSAValue] = []
+    for inner in block.ops:
+        if isinstance(inner, YieldOp):
+            yielded = [mapper.get(v, v) for v in inner.values]
+            break
+        clone = inner.clone(value_mapper=mapper)
+        Rewriter.insert_op(clone, InsertPoint.before(op))
+        clones.append(clone)
+    # A holder keeps the group's results up to date while its ops are replaced.
+    holder = UnrealizedConversionCastOp.get(yielded, [v.type for v in yielded])
+    Rewriter.insert_op(holder, InsertPoint.before(op))
+    first = clones[0].prev_op if clones else holder.prev_op
+    for clone in clones:
+        lower_one(clone)
+    start = first.next_op if first is not None else op.parent_block().first_op  # type: ignore[union-attr]
+    lowered: list[Operation] = []
+    while start is not None and start is not holder:
+        lowered.append(start)
+        start = start.next_op
+    fuse_generics(lowered)
+    results = list(holder.operands)
+    Rewriter.erase_op(holder)
+    return results
+
+
+register_op_attr("graph.fused", "infer_type", infer_fused)
+register_op_attr("graph.fused", "reference", fused_reference)
+register_op_attr("graph.fused", "pattern", OpPattern.OPAQUE)
+register_op_attr("graph.fused", "flops", fused_flops)
+register_op_attr("graph.fused", "lower", lower_fused)
+
+# graph.yield only ends a graph.fused body; graph.fused's reference and lower read it directly.
+register_op_attr("graph.yield", "infer_type", lambda op: [])
+register_op_attr("graph.yield", "reference", lambda op, *values: ())
+register_op_attr("graph.yield", "pattern", OpPattern.OPAQUE)
+register_op_attr("graph.yield", "flops", lambda op: 0)

@@ -1,0 +1,212 @@
+"""fuse-generics: producer-consumer fusion of ``tensor.generic`` ops (level 2).
+
+An elementwise producer is inlined into the generic that consumes its result, so
+the intermediate tensor (and, after bufferization, its buffer and its loop nest)
+disappears, as MLIR's linalg elementwise-op fusion does.  A producer ``P`` is
+fused into a consumer ``C`` that reads its result as input ``k`` when:
+
+* ``P`` has only parallel loops and one result, its output map is a permutation
+  (identity or transpose) of its loops, and its body does not read the output's
+  initial value (so ``P`` is a pure function of its inputs at every point);
+* every use of ``P``'s result is an *input* of ``C``, each through the same map,
+  and that map is a permutation of ``C``'s loops: each element of the producer is
+  then read exactly once by ``C``, so fusion never recomputes anything (a
+  broadcast read, such as a matmul operand, is left alone).
+
+The fused generic has ``C``'s loops and outputs; its inputs are ``C``'s other
+inputs followed by ``P``'s inputs, each through ``P``'s map composed with
+``inverse(P's output map) o (C's map for k)``; its body is ``P``'s body (its
+``tensor.index`` ops renumbered to ``C``'s loops) followed by ``C``'s body reading
+the value ``P`` yielded.  An input that is already there with the same map is
+shared.  The rewrite repeats until nothing fuses.
+
+The same routine (:func:`fuse_generics`) is what ``graph.fused``'s ``lower`` runs
+on the ops its body lowered to, so a fusion group becomes as few generics as
+these rules allow; the pass applies it to whole functions.  An elementwise
+*consumer* of a reduction (conv -> relu) cannot be expressed as one generic: that
+fusion happens after bufferization (``fuse-loops``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from strati.dialects.tensor.ops import PARALLEL, EmptyOp, GenericOp, IndexOp, YieldOp
+from strati.dialects.tensor.build import element_type
+
+
+def is_permutation(m: AffineMap) -> bool:
+    """Every loop exactly once, nothing else: ``(d0, d1, d2) -> (d2, d0, d1)``."""
+    positions = [e.position for e in m.results if isinstance(e, AffineDimExpr)]
+    return m.num_symbols == 0 and len(positions) == len(m.results) == m.num_dims and len(set(positions)) == m.num_dims
+
+
+def producer_uses(producer: GenericOp, consumer: GenericOp) -> list[int] | None:
+    """The input positions of ``consumer`` that read ``producer``'s result, if fusion is legal."""
+    if not isinstance(producer, GenericOp) or producer is consumer or len(producer.res) != 1:
+        return None
+    if any(k != PARALLEL for k in producer.kinds):
+        return None
+    n_in = len(producer.inputs)
+    out_map = producer.maps[n_in]
+    if not is_permutation(out_map) or producer.body.block.args[n_in].uses:
+        return None
+    result = producer.res[0]
+    c_in = len(consumer.inputs)
+    positions: list[int] = []
+    for use in result.uses:
+        if use.operation is not consumer or use.index >= c_in:
+            return None
+        positions.append(use.index)
+    if not positions:
+        return None
+    maps = consumer.maps
+    first = maps[positions[0]]
+    if any(maps[p] != first for p in positions) or not is_permutation(first):
+        return None
+    if first.num_dims != len(out_map.results):
+        return None
+    return sorted(set(positions))
+
+
+def fuse_pair(producer: GenericOp, consumer: GenericOp, positions: list[int]) -> GenericOp:
+    """Inline ``producer`` into ``consumer`` (inputs ``positions`` read it); returns the new generic."""
+    p_in = len(producer.inputs)
+    c_in = len(consumer.inputs)
+    p_maps, c_maps = producer.maps, consumer.maps
+    inverse = p_maps[p_in].inverse_permutation()
+    assert inverse is not None
+    phi = inverse.compose(c_maps[positions[0]])  # consumer loops -> producer loops
+    loop_of = [e.position for e in phi.results if isinstance(e, AffineDimExpr)]
+    assert len(loop_of) == len(phi.results)
+
+    # The new input list: the consumer's other inputs, then the producer's (shared when equal).
+    inputs: list[SSAValue] = []
+    maps: list[AffineMap] = []
+    slot: dict[tuple[SSAValue, AffineMap], int] = {}
+
+    def add(value: SSAValue, m: AffineMap) -> int:
+        key = (value, m)
+        if key not in slot:
+            slot[key] = len(inputs)
+            inputs.append(value)
+            maps.append(m)
+        return slot[key]
+
+    consumer_slot = {k: add(v, c_maps[k]) for k, v in enumerate(consumer.inputs) if k not in positions}
+    producer_slot = [add(v, p_maps[k].compose(phi)) for k, v in enumerate(producer.inputs)]
+    outputs = list(consumer.outputs)
+    maps += c_maps[c_in:]
+
+    block = Block(arg_types=[element_type(v) for v in inputs] + [element_type(v) for v in outputs])
+    new_args = block.args
+    for k, arg in enumerate(producer.body.block.args[:p_in]):
+        new_args[producer_slot[k]].name_hint = arg.name_hint
+    for k, arg in enumerate(consumer.body.block.args[:c_in]):
+        if k in consumer_slot and new_args[consumer_slot[k]].name_hint is None:
+            new_args[consumer_slot[k]].name_hint = arg.name_hint
+    for arg, new in zip(consumer.body.block.args[c_in:], new_args[len(inputs):]):
+        new.name_hint = arg.name_hint
+
+    # The producer's body, then the consumer's reading what the producer yielded.
+    mapper: dict[SSAValue, SSAValue] = {}
+    for k, arg in enumerate(producer.body.block.args[:p_in]):
+        mapper[arg] = new_args[producer_slot[k]]
+    yielded: SSAValue | None = None
+    for inner in producer.body.block.ops:
+        if isinstance(inner, YieldOp):
+            yielded = mapper.get(inner.values[0], inner.values[0])
+            break
+        if isinstance(inner, IndexOp):
+            index = IndexOp(loop_of[inner.dim.value.data])
+            index.result.name_hint = inner.result.name_hint
+            block.add_op(index)
+            mapper[inner.result] = index.result
+            continue
+        block.add_op(inner.clone(value_mapper=mapper))
+    assert yielded is not None
+    c_args = consumer.body.block.args
+    for k in range(c_in):
+        mapper[c_args[k]] = yielded if k in positions else new_args[consumer_slot[k]]
+    for arg, new in zip(c_args[c_in:], new_args[len(inputs):]):
+        mapper[arg] = new
+    for inner in consumer.body.block.ops:
+        block.add_op(inner.clone(value_mapper=mapper))
+
+    fused = GenericOp(inputs, outputs, maps, consumer.kinds, Region(block))
+    fused.attributes.update(consumer.attributes)
+    fused.location = consumer.location
+    Rewriter.insert_op(fused, InsertPoint.before(consumer))
+    for old, new in zip(consumer.res, fused.res):
+        new.name_hint = old.name_hint
+        old.replace_all_uses_with(new)
+    Rewriter.erase_op(consumer)
+    if not producer.res[0].uses:
+        inits = list(producer.outputs)
+        Rewriter.erase_op(producer)
+        for init in inits:  # the producer's destination, now unused
+            if isinstance(init.owner, EmptyOp) and not init.uses:
+                Rewriter.erase_op(init.owner)
+    return fused
+
+
+def fuse_generics(ops: Collection[Operation] | Block) -> int:
+    """Fuse producers into consumers among ``ops`` (or all the generics of a block) until
+    nothing fuses; returns the number of fusions.  Only generics in ``ops`` take part."""
+    if isinstance(ops, Block):
+        block = ops
+        members: set[Operation] | None = None
+    else:
+        members = {op for op in ops if isinstance(op, GenericOp)}
+        blocks = {op.parent_block() for op in members}
+        if not members:
+            return 0
+        assert len(blocks) == 1, "fuse_generics works within one block"
+        (block,) = blocks
+        assert block is not None
+    count = 0
+    changed = True
+    while changed:
+        changed = False
+        for consumer in list(block.ops):
+            if not isinstance(consumer, GenericOp) or (members is not None and consumer not in members):
+                continue
+            for value in consumer.inputs:
+                producer = value.owner
+                if not isinstance(producer, GenericOp) or (members is not None and producer not in members):
+                    continue
+                positions = producer_uses(producer, consumer)
+                if positions is None:
+                    continue
+                fused = fuse_pair(producer, consumer, positions)
+                if members is not None:
+                    members.discard(consumer)
+                    members.discard(producer)
+                    members.add(fused)
+                count += 1
+                changed = True
+                break
+            if changed:
+                break
+    return count
+
+
+@dataclass(frozen=True)
+class FuseGenericsPass(ModulePass):
+    """Producer-consumer fusion of elementwise generics into their consumers (see the module doc)."""
+
+    name = "fuse-generics"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for fn in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
+            for block in fn.body.blocks:
+                fuse_generics(block)
