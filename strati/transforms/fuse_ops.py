@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import ConstantLike, IsTerminator
@@ -236,7 +236,17 @@ class Partitioner:
         visit(src)
 
     def count_with(self, child: Node, parent: Node) -> int:
-        return self.groups[child.index].root().num_nodes + self.groups[parent.index].root().num_nodes
+        """The size of the parent's group with everything on the way from ``child`` to it
+        (TVM's CountFusedNodesWithNewChild)."""
+        seen: set[Node] = set()
+
+        def up_to_sink(node: Node) -> int:
+            if node is parent or node in seen:
+                return 0
+            seen.add(node)
+            return self.groups[node.index].num_nodes + sum(up_to_sink(n) for n, _ in node.outputs)
+
+        return self.groups[parent.index].root().num_nodes + up_to_sink(child)
 
     def run(self, tree: list[DomNode], phase: int) -> None:
         for node, dom in zip(self.nodes, tree):
@@ -334,8 +344,6 @@ def outline_group(ops: list[Operation], kind: OpPattern) -> FusedOp | None:
     for op in ops:
         body.add_op(op.clone(value_mapper=mapper))
     body.add_op(YieldOp(*[mapper[v] for v in outputs]))
-    from xdsl.ir import Region
-
     fused = FusedOp(kernel_name(ops), str(kind), inputs, [v.type for v in outputs], Region(body))
     fused.location = ops[-1].location
     Rewriter.insert_op(fused, InsertPoint.after(ops[-1]))

@@ -3,6 +3,7 @@
 // RUN: strati-opt %s --split-input-file -p fuse-ops --print-op-generic | strati-opt --split-input-file | filecheck %s
 // RUN: strati-opt %s --split-input-file -p fuse-ops,fuse-ops | filecheck %s
 // RUN: strati-opt %s --split-input-file -p 'fuse-ops{max_depth=2}' | filecheck %s --check-prefix=DEPTH
+// RUN: strati-opt %s --split-input-file -p fuse-ops,infer-shapes | filecheck %s --check-prefix=SHAPES
 //
 // Grouping decisions of fuse-ops (TVM's FuseOps rules on the registered patterns).
 // The second and third RUN lines round-trip graph.fused through its custom and
@@ -203,4 +204,20 @@ func.func @given(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
     graph.yield %e, %n : tensor<4xf32>, tensor<4xf32>
   }
   func.return %y#0, %y#1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Shapes left dynamic inside a group are refined by infer-shapes through graph.fused's
+// infer_type (its body, then its results).
+// CHECK-LABEL: func.func @dynamic(
+// CHECK: graph.fused "fused_add_exp" broadcast {{.*}} -> tensor<?x8xf32>
+// SHAPES-LABEL: func.func @dynamic(%x: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
+// SHAPES-NEXT: %e = graph.fused "fused_add_exp" broadcast ({{.*}}) : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32> {
+// SHAPES-NEXT: %a = graph.add {{.*}} : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+// SHAPES-NEXT: {{.*}} = graph.exp %a : tensor<4x8xf32>
+func.func @dynamic(%x: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<?x8xf32> {
+  %a = graph.add %x, %b : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<?x8xf32>
+  %e = graph.exp %a : tensor<?x8xf32>
+  func.return %e : tensor<?x8xf32>
 }

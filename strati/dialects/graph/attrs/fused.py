@@ -29,11 +29,28 @@ from strati.registry import OpPattern, register_op_attr
 
 
 def infer_fused(op: FusedOp) -> list:
-    last = op.body.block.last_op
-    if not isinstance(last, YieldOp):
-        from xdsl.utils.exceptions import VerifyException
+    """The types the body yields, once the body is refined: where an operand's type is more
+    precise than its argument's (infer-shapes resolved a ``?``), the argument takes it, and
+    the body's ops take their inferred types where those are more precise, as infer-shapes
+    does for a function.  With types that already agree, nothing changes."""
+    from xdsl.utils.exceptions import VerifyException
 
+    from strati.dialects.shapes import types_compatible
+
+    block = op.body.block
+    last = block.last_op
+    if not isinstance(last, YieldOp):
         raise VerifyException("the body must end with graph.yield")
+    for arg, operand in zip(list(block.args), op.inputs):
+        if arg.type != operand.type and types_compatible(arg.type, operand.type):
+            Rewriter.replace_value_with_new_type(arg, operand.type)
+    for inner in block.ops:
+        infer = registry.get_op_attr(inner.name, "infer_type")
+        if infer is None or inner is last:
+            continue
+        for result, want in zip(list(inner.results), infer(inner)):
+            if result.type != want and types_compatible(result.type, want):
+                Rewriter.replace_value_with_new_type(result, want)
     return [v.type for v in last.values]
 
 
@@ -77,6 +94,8 @@ def lower_one(op: Operation) -> None:
     for old, new in zip(op.results, results):
         if old.type != new.type:
             raise StratiError(f"'lower' produced {new.type} for a result of type {old.type}", op)
+        if new.name_hint is None:
+            new.name_hint = old.name_hint
         old.replace_all_uses_with(new)
     Rewriter.erase_op(op)
 
