@@ -739,7 +739,32 @@ class FunctionEmitter:
         return self.b.select(c, a, b, name=self.name(op))
 
     def cast(self, op: Operation) -> ir.Value:
-        return getattr(self.b, CASTS[op.name])(self.v(op.operands[0]), self.result_type(op), name=self.name(op))
+        x, to = self.v(op.operands[0]), self.result_type(op)
+        if op.name == "arith.truncf" and isinstance(element_of(x.type), ir.DoubleType) and isinstance(
+            element_of(to), ir.HalfType
+        ):
+            return self.truncate_f64_to_f16(x, to, self.name(op))
+        return getattr(self.b, CASTS[op.name])(x, to, name=self.name(op))
+
+    def truncate_f64_to_f16(self, x: ir.Value, to: ir.Type, name: str) -> ir.Value:
+        """f64 -> f16 through f32 rounded to odd, which makes the second rounding exact.
+
+        x86 has no f64 -> f16 instruction; LLVM would call ``__truncdfhf2``, which the JIT's
+        process does not define (a null call).  Rounding to odd keeps the sticky bit that the
+        final round-to-nearest-even needs, since f32 has more than 2 bits beyond f16's."""
+        lanes = x.type.count if isinstance(x.type, ir.VectorType) else None
+        f32 = ir.VectorType(ir.FloatType(), lanes) if lanes else ir.FloatType()
+        i32 = ir.VectorType(ir.IntType(32), lanes) if lanes else ir.IntType(32)
+        nearest = self.b.fptrunc(x, f32)
+        back = self.b.fpext(nearest, x.type)
+        fabs = self.intrinsic("llvm.fabs", x.type)
+        away = self.b.fcmp_ordered(">", self.b.call(fabs, [back]), self.b.call(fabs, [x]))
+        inexact = self.b.fcmp_ordered("!=", back, x)
+        bits = self.b.bitcast(nearest, i32)
+        one = splat(i32, int_constant(ir.IntType(32), 1)) if lanes else int_constant(ir.IntType(32), 1)
+        toward_zero = self.b.select(away, self.b.sub(bits, one), bits)
+        odd = self.b.select(inexact, self.b.or_(toward_zero, one), toward_zero)
+        return self.b.fptrunc(self.b.bitcast(odd, f32), to, name=name)
 
     def index_cast(self, op: Operation) -> ir.Value:
         x = self.v(op.operands[0])

@@ -177,26 +177,28 @@ def fuse_generics(ops: Collection[Operation] | Block) -> int:
     changed = True
     while changed:
         changed = False
-        for consumer in list(block.ops):
-            if not isinstance(consumer, GenericOp) or (members is not None and consumer not in members):
+        op = block.first_op
+        while op is not None:
+            if not isinstance(op, GenericOp) or (members is not None and op not in members):
+                op = op.next_op
                 continue
-            for value in consumer.inputs:
+            fused = None
+            for value in op.inputs:
                 producer = value.owner
                 if not isinstance(producer, GenericOp) or (members is not None and producer not in members):
                     continue
-                positions = producer_uses(producer, consumer)
+                positions = producer_uses(producer, op)
                 if positions is None:
                     continue
-                fused = fuse_pair(producer, consumer, positions)
+                fused = fuse_pair(producer, op, positions)
                 if members is not None:
-                    members.discard(consumer)
+                    members.discard(op)
                     members.discard(producer)
                     members.add(fused)
                 count += 1
                 changed = True
                 break
-            if changed:
-                break
+            op = op.next_op if fused is None else fused  # a fused generic may take more producers
     return count
 
 

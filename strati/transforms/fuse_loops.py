@@ -203,6 +203,7 @@ class FunctionFuser:
         self.block = block
         self.keep_innermost = keep_innermost
         self.space: dict[ForOp, list[Bounds]] = {}
+        self._accesses: dict[Operation, list[Access]] = {}
         self.fusions = 0
 
     def nests(self) -> list[ForOp]:
@@ -215,36 +216,56 @@ class FunctionFuser:
 
     # -- candidates
 
+    def access(self, op: Operation) -> list[Access]:
+        """``accesses(op)``, cached until the op changes (a merge invalidates the nest it grows)."""
+        found = self._accesses.get(op)
+        if found is None:
+            found = self._accesses[op] = accesses(op)
+        return found
+
+    def written(self, op: Operation) -> set[SSAValue]:
+        return {a.root for a in self.access(op) if a.write}
+
     def run(self) -> None:
+        # Forward sweeps over the nests: each consumer absorbs (or joins) its producers while
+        # it can; a sweep that fuses something is followed by another.
         changed = True
         while changed:
             changed = False
-            for consumer in self.nests():
-                for producer in self.producers(consumer):
-                    if self.try_fuse(producer, consumer):
-                        changed = True
+            op = self.block.first_op
+            while op is not None:
+                if not isinstance(op, ForOp):
+                    op = op.next_op
+                    continue
+                survivor = None
+                for producer in self.producers(op):
+                    survivor = self.try_fuse(producer, op)
+                    if survivor is not None:
                         break
-                if changed:
-                    break
+                if survivor is None:
+                    op = op.next_op
+                else:  # look again at what the fused nest reads
+                    changed = True
+                    op = survivor
         for alloc in [op for op in self.block.ops if isinstance(op, memref.AllocOp)]:
             self.forward(alloc) or self.rename(alloc)
 
     def producers(self, consumer: ForOp) -> list[ForOp]:
         """For each buffer the nest reads, the nearest earlier nest that writes it (nearest first)."""
-        reads = [a.root for a in accesses(consumer) if not a.write]
+        remaining = {a.root for a in self.access(consumer) if not a.write}
         found: list[ForOp] = []
         op = consumer.prev_op
-        remaining = set(reads)
         while op is not None and remaining:
             if isinstance(op, ForOp):
-                written = {a.root for a in accesses(op) if a.write} & remaining
+                written = self.written(op) & remaining
                 if written:
                     found.append(op)
                     remaining -= written
             op = op.prev_op
         return found
 
-    def try_fuse(self, first: ForOp, second: ForOp) -> bool:
+    def try_fuse(self, first: ForOp, second: ForOp) -> ForOp | None:
+        """Fuse two nests if the rules allow; returns the nest that holds both."""
         for x, y in ((second, first), (first, second)):
             if not is_perfect(x):
                 continue
@@ -261,9 +282,9 @@ class FunctionFuser:
                 if j <= len(y_chain) and self.legal(x, y, j) and self.make_adjacent(first, second):
                     self.merge(x, y, j, x_first=x is first)
                     self.fusions += 1
-                    return True
+                    return y
                 j -= 1
-        return False
+        return None
 
     # -- legality
 
@@ -273,10 +294,12 @@ class FunctionFuser:
             return False
         if not all(same_bounds(bounds(a), bounds(b)) for a, b in zip(xb, yb)):
             return False
-        ax, ay = accesses(x), accesses(y)
-        for a in ax:
-            for b in ay:
-                if a.root is not b.root or not (a.write or b.write):
+        by_root: dict[SSAValue, list[Access]] = {}
+        for b in self.access(y):
+            by_root.setdefault(b.root, []).append(b)
+        for a in self.access(x):
+            for b in by_root.get(a.root, ()):
+                if not (a.write or b.write):
                     continue
                 if a.indices is None or b.indices is None or a.buffer is not b.buffer:
                     return False
@@ -294,18 +317,18 @@ class FunctionFuser:
             op = op.next_op
         if not between:
             return True
-        first_acc = accesses(first)
+        first_acc = self.access(first)
         # A dealloc of a buffer the first nest uses is delayed past the second (it frees later).
-        delayed = [o for o in between if isinstance(o, memref.DeallocOp) and conflict(first_acc, accesses(o))]
-        if not any(conflict(first_acc, accesses(o)) for o in between if o not in delayed):
+        delayed = [o for o in between if isinstance(o, memref.DeallocOp) and conflict(first_acc, self.access(o))]
+        if not any(conflict(first_acc, self.access(o)) for o in between if o not in delayed):
             first.detach()
             self.block.insert_op_before(first, second)
             for o in reversed(delayed):
                 o.detach()
                 self.block.insert_op_after(o, second)
             return True
-        second_acc = accesses(second)
-        if any(conflict(second_acc, accesses(o)) for o in between):
+        second_acc = self.access(second)
+        if any(conflict(second_acc, self.access(o)) for o in between):
             return False
         # Move the second nest up, with the definitions it needs from in between.
         members = set(between)
@@ -316,7 +339,7 @@ class FunctionFuser:
             if not isinstance(owner, Operation) or owner not in members or owner in needed:
                 return True
             if not (isinstance(owner, (memref.AllocOp, memref.GetGlobalOp, arith.ConstantOp)) or (
-                not owner.regions and not accesses(owner) and owner.results
+                not owner.regions and not self.access(owner) and owner.results
                 and all(isinstance(r.type, MemRefType) for r in owner.results)
             )):
                 return False
@@ -354,6 +377,8 @@ class FunctionFuser:
             else:
                 target.insert_op_before(op, anchor)
         Rewriter.erase_op(x)
+        self._accesses.pop(x, None)
+        self._accesses.pop(y, None)
 
     # -- temporaries
 
