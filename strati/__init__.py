@@ -3,13 +3,14 @@
 from strati.registry import OpPattern, get_op_attr, register_op_attr
 
 
-def compile(module_or_path, target: str = "cpu", *, entry: str | None = None, optimizations=()):  # noqa: A001 - the public name
-    """Compile a module (graph, tensor or loop level) or an .mlir file for ``target``; returns an
-    :class:`~strati.runtime.jit.Executable` that takes and returns numpy arrays.  ``optimizations``
-    names optional passes to run (``strati.compiler.OPTIONAL_PASSES``, e.g. ``strati.compiler.FUSION``)."""
+def compile(module_or_path, target: str = "cpu", *, entry: str | None = None, opt_level: int = 3, optimizations=None):  # noqa: A001
+    """Compile a module (any level), an .mlir file or an .onnx model for ``target``; returns an
+    :class:`~strati.runtime.jit.Executable` that takes and returns numpy arrays.  ``opt_level``
+    0-3 picks the optimisation passes (``strati.compiler.OPT_LEVELS``); ``optimizations`` names
+    them one by one instead (``strati.compiler.OPTIONAL_PASSES``)."""
     from strati.compiler import compile as compile_
 
-    return compile_(module_or_path, target, entry=entry, optimizations=optimizations)
+    return compile_(module_or_path, target, entry=entry, opt_level=opt_level, optimizations=optimizations)
 
 
 __all__ = ["OpPattern", "compile", "get_op_attr", "register_op_attr"]

@@ -31,9 +31,9 @@ STANDARD_PIPELINE: tuple[tuple[str, tuple[str, ...]], ...] = (
 """For each level, the passes that take a module from it to the next one."""
 
 OPTIONAL_PASSES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("graph", ("fuse-ops",)),
+    ("graph", ("simplify-inference", "canonicalize", "fold-constants", "fuse-ops")),
     ("tensor", ("fuse-generics",)),
-    ("loop", ("fuse-loops",)),
+    ("loop", ("fuse-loops", "plan-memory")),
 )
 """For each level, the optimisation passes that may run on it before its lowering passes, in
 this order, each only when enabled by name (the ``optimizations`` of :func:`passes_between`,
@@ -42,6 +42,28 @@ this order, each only when enabled by name (the ``optimizations`` of :func:`pass
 FUSION = ("fuse-ops", "fuse-generics", "fuse-loops")
 """Operator fusion: groups at the graph level (fuse-ops), producer generics inlined into their
 consumers (fuse-generics), consumer loop nests moved into their producers' (fuse-loops)."""
+
+SIMPLIFICATION = ("simplify-inference", "canonicalize", "fold-constants")
+"""Graph simplification: batch norm folded into convolutions and gemms (or a scale and shift),
+dropout and identities gone, algebraic identities, constant subgraphs evaluated."""
+
+OPT_LEVELS: dict[int, tuple[str, ...]] = {
+    0: (),
+    1: SIMPLIFICATION,
+    2: SIMPLIFICATION + FUSION,
+    3: SIMPLIFICATION + FUSION + ("plan-memory",),
+}
+"""The optimisation levels, each adding passes as NNVM's did: -O0 lowers only; -O1 simplifies
+the graph; -O2 also fuses operators into kernels; -O3 also plans memory into one arena.  The
+lowering itself (vectorisation, threads, LLVM at O3) is the same at every level."""
+
+DEFAULT_OPT_LEVEL = 3
+
+
+def optimizations_for(level: int) -> tuple[str, ...]:
+    if level not in OPT_LEVELS:
+        raise StratiError(f"unknown optimisation level -O{level} (levels: 0 to {max(OPT_LEVELS)})")
+    return OPT_LEVELS[level]
 
 
 def module_level(module: ModuleOp) -> str:
@@ -66,13 +88,13 @@ def module_level(module: ModuleOp) -> str:
 
 
 def run_pass(module: ModuleOp, name: str) -> None:
-    """Apply one registered strati pass (default options) and verify the result."""
+    """Apply one registered pass (strati's or xDSL's, default options) and verify the result."""
     from strati.context import make_context
-    from strati.transforms import STRATI_PASSES
+    from strati.transforms import available_passes
 
-    factory = STRATI_PASSES.get(name)
+    factory = available_passes().get(name)
     if factory is None:
-        raise StratiError(f"the pass '{name}' is not available yet (strati.transforms.STRATI_PASSES has no '{name}')")
+        raise StratiError(f"no pass named '{name}'")
     try:
         factory()().apply(make_context(), module)
     except StratiError:
@@ -144,9 +166,19 @@ def load(module_or_path: ModuleOp | str | os.PathLike) -> ModuleOp:
     return load_module(text, str(path))
 
 
-def compile(module_or_path, target: str = "cpu", *, entry: str | None = None, optimizations: Iterable[str] = ()):  # noqa: A001 - the public name
-    """Compile a module (any level) or an .mlir file into an :class:`~strati.runtime.jit.Executable`;
-    ``optimizations`` names the optional passes to run (e.g. :data:`FUSION`)."""
+def compile(  # noqa: A001 - the public name
+    module_or_path,
+    target: str = "cpu",
+    *,
+    entry: str | None = None,
+    opt_level: int = DEFAULT_OPT_LEVEL,
+    optimizations: Iterable[str] | None = None,
+):
+    """Compile a module (any level), an .mlir file or an .onnx model into an
+    :class:`~strati.runtime.jit.Executable`; ``opt_level`` picks the passes (:data:`OPT_LEVELS`),
+    or ``optimizations`` names them one by one (e.g. :data:`FUSION`)."""
+    if optimizations is None:
+        optimizations = optimizations_for(opt_level)
     if target != "cpu":
         raise ValueError(f"unknown target '{target}' (targets: cpu)")
     module = lower_to(load(module_or_path), "hw", optimizations)
@@ -158,4 +190,4 @@ def compile(module_or_path, target: str = "cpu", *, entry: str | None = None, op
     return compile_module(module, entry)
 
 
-__all__ = ["FUSION", "LEVELS", "OPTIONAL_PASSES", "STANDARD_PIPELINE", "compile", "load", "lower_to", "lower_to_loop", "passes_between", "module_level", "run_pass"]
+__all__ = ["DEFAULT_OPT_LEVEL", "FUSION", "OPT_LEVELS", "SIMPLIFICATION", "optimizations_for", "LEVELS", "OPTIONAL_PASSES", "STANDARD_PIPELINE", "compile", "load", "lower_to", "lower_to_loop", "passes_between", "module_level", "run_pass"]

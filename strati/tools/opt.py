@@ -160,13 +160,15 @@ class Driver:
         """``--emit=LEVEL``: the standard pipeline's passes from the module's level down to LEVEL."""
         if self.args.emit is None:
             return []
-        from strati.compiler import LEVELS, module_level, passes_between
+        from strati.compiler import LEVELS, module_level, optimizations_for, passes_between
 
         target = LEVELS[-1] if self.args.emit == "llvm" else self.args.emit
         level = module_level(module)
         if LEVELS.index(level) > LEVELS.index(target):
             raise StratiError(f"the module is at the {level} level, below --emit={self.args.emit}")
-        return [STRATI_PASSES[name]()() for name in passes_between(level, target)]
+        passes = available_passes()
+        names = passes_between(level, target, optimizations_for(self.args.opt_level))
+        return [passes[name]()() for name in names]
 
     def verify(self, module: ModuleOp) -> Diagnostic | None:
         start = time.perf_counter()
@@ -214,6 +216,8 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("-p", "--passes", default="", help="pass pipeline, e.g. 'infer-shapes,fold-constants{max-elements=64}'")
     ap.add_argument("--emit", choices=[*LEVELS, "llvm"],
                     help="run the standard pipeline down to this level (after -p); llvm prints LLVM IR")
+    ap.add_argument("-O", dest="opt_level", type=int, choices=range(4), default=0, metavar="{0,1,2,3}",
+                    help="with --emit: the optimisation level (docs/optimization.md); default 0, lowering only")
     ap.add_argument("--split-input-file", action="store_true", help="process each '// -----' chunk on its own")
     ap.add_argument("--verify-diagnostics", action="store_true", help="check '// expected-error@+N {{...}}' annotations")
     ap.add_argument("--print-op-generic", action="store_true", help="print the generic op form")

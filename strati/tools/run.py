@@ -40,6 +40,8 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("--random-inputs", type=int, metavar="SEED", help="draw the inputs not given at random")
     ap.add_argument("--backend", choices=["jit", "interp"], default="jit",
                     help="jit: native code through the standard pipeline (default); interp: the reference interpreter")
+    ap.add_argument("-O", dest="opt_level", type=int, choices=range(4), default=3, metavar="{0,1,2,3}",
+                    help="jit: the optimisation level (default 3; docs/optimization.md)")
     ap.add_argument("--check", action="store_true", help="run both backends and compare (exit 1 beyond tolerance)")
     ap.add_argument("--rtol", type=float, default=1e-4, help="relative tolerance of --check (default 1e-4)")
     ap.add_argument("--atol", type=float, default=1e-5, help="absolute tolerance of --check (default 1e-5)")
@@ -147,11 +149,11 @@ def interpreted(module: ModuleOp, fn: func.FuncOp) -> Runner:
     return lambda inputs: run_loop_function(module, inputs, fn.sym_name.data)
 
 
-def compiled(module: ModuleOp, fn: func.FuncOp) -> Runner:
+def compiled(module: ModuleOp, fn: func.FuncOp, opt_level: int) -> Runner:
     """Native code for the host CPU through the standard pipeline."""
     from strati.compiler import compile as compile_module
 
-    exe = compile_module(module, entry=fn.sym_name.data)
+    exe = compile_module(module, entry=fn.sym_name.data, opt_level=opt_level)
     print(f"compiled @{fn.sym_name.data} in {sum(exe.compile_seconds.values()):.3f} s")
     return lambda inputs: exe.run(*inputs)
 
@@ -196,7 +198,7 @@ def run(argv: list[str] | None = None) -> int:
         fn = find_function(module, args.entry)
         given = read_inputs(fn, args.input, args.random_inputs)
         inputs = [given[name] for name in input_names(fn)]
-        make = {"interp": interpreted, "jit": compiled}
+        make = {"interp": interpreted, "jit": lambda m, f: compiled(m, f, args.opt_level)}
         outputs, times = timed(make[args.backend](module, fn), inputs, args.bench)
         reference = None
         if args.check:

@@ -206,9 +206,6 @@ class FunctionFuser:
         self._accesses: dict[Operation, list[Access]] = {}
         self.fusions = 0
 
-    def nests(self) -> list[ForOp]:
-        return [op for op in self.block.ops if isinstance(op, ForOp)]
-
     def iteration_space(self, nest: ForOp) -> list[Bounds]:
         if nest not in self.space:
             self.space[nest] = [bounds(loop) for loop in chain(nest)]
