@@ -144,9 +144,14 @@ def lower_to_loop(module: ModuleOp) -> ModuleOp:
 
 
 def load(module_or_path: ModuleOp | str | os.PathLike) -> ModuleOp:
-    """A fresh module: a clone of the one given, or the parsed and verified contents of a file."""
+    """A fresh module: a clone of the one given, an imported ONNX model (a ModelProto or an
+    .onnx path), or the parsed and verified contents of an .mlir file."""
     if isinstance(module_or_path, ModuleOp):
         return module_or_path.clone()
+    if type(module_or_path).__name__ == "ModelProto":  # an onnx.ModelProto, without importing onnx here
+        from strati.frontends.onnx import import_model
+
+        return import_model(module_or_path)
     if not isinstance(module_or_path, (str, os.PathLike)):
         raise TypeError(f"expected a ModuleOp or a path, got {type(module_or_path).__name__}")
     path = Path(module_or_path)

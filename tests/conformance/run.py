@@ -206,6 +206,9 @@ class InterpBackend(Backend):
 class JitBackend(Backend):
     name = "jit"
 
+    def __init__(self, opt_level: int = 3):
+        self.opt_level = opt_level
+
     def unavailable(self) -> str | None:
         import strati
 
@@ -217,7 +220,7 @@ class JitBackend(Backend):
         import strati
         from strati.frontends.onnx import import_model
 
-        executable = strati.compile(import_model(model, constant_inputs))
+        executable = strati.compile(import_model(model, constant_inputs), opt_level=self.opt_level)
         return lambda inputs: [np.asarray(o) for o in executable.run(*inputs)]
 
 
@@ -399,6 +402,7 @@ def summarize(results: Sequence[Result]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Run the ONNX backend test data through strati.")
     ap.add_argument("--backend", choices=sorted(BACKENDS), default="interp")
+    ap.add_argument("-O", dest="opt_level", type=int, choices=range(4), default=3, help="jit: the optimisation level")
     ap.add_argument("--filter", metavar="REGEX", help="only cases whose SET/NAME matches")
     ap.add_argument("--limit", type=int, metavar="N", help="only the first N cases (after --filter)")
     ap.add_argument("--sets", default=",".join(SETS), help=f"comma-separated, of {', '.join(SETS + EXTRA_SETS)} (default: {','.join(SETS)})")
@@ -409,7 +413,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         print(f"run.py: error: unknown set '{unknown[0]}' (sets: {', '.join(SETS + EXTRA_SETS)})", file=sys.stderr)
         return 2
-    backend = BACKENDS[args.backend]()
+    backend = JitBackend(args.opt_level) if args.backend == "jit" else BACKENDS[args.backend]()
     if (why := backend.unavailable()) is not None:
         print(why)
         return 2

@@ -370,3 +370,17 @@ def test_strati_run_takes_onnx_input_names(tmp_path, conv_model):
     np.save(tmp_path / "small.npy", x[:1])
     bad = tool("strati-run", str(path), "--backend", "interp", "--input", f"input.1={tmp_path / 'small.npy'}")
     assert bad.stderr == "strati-run: error: input 'input.1' has shape [1, 3, 8, 8], expected tensor<2x3x8x8xf32>\n"
+
+
+def test_compile_takes_a_model_proto():
+    """strati.compile accepts an onnx.ModelProto directly; inputs keep their ONNX names."""
+    import strati
+
+    node = helper.make_node("Relu", ["x"], ["y"])
+    graph = helper.make_graph(
+        [node], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [5])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [5])],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    x = np.array([-2, -0.5, 0, 0.5, 2], np.float32)
+    np.testing.assert_array_equal(strati.compile(model)(x), np.maximum(x, 0))

@@ -12,3 +12,9 @@
 // CNN: output0: float32[1, 10]
 // RUN: strati-run %examples/transformer_block.mlir --random-inputs 0 | filecheck %s --check-prefix=TRANSFORMER
 // TRANSFORMER: output0: float32[1, 8, 16]
+
+// Each example compiles to native code that matches the interpreter (rtol 1e-4, atol 1e-5).
+// RUN: strati-run %examples/mlp.mlir --random-inputs 1 --backend jit --check | filecheck %s --check-prefix=JIT
+// RUN: strati-run %examples/cnn.mlir --random-inputs 1 --backend jit --check | filecheck %s --check-prefix=JIT
+// RUN: strati-run %examples/transformer_block.mlir --random-inputs 1 --backend jit --check | filecheck %s --check-prefix=JIT
+// JIT: check output0: max abs error {{.*}}: ok
