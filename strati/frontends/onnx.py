@@ -260,14 +260,9 @@ def bind_feeds(fn: func.FuncOp, feeds: Sequence[np.ndarray] | Mapping[str, np.nd
     """Inputs by ONNX name (or by position) as the function's positional arguments."""
     if not isinstance(feeds, Mapping):
         return list(feeds)
-    names = input_names(fn)
-    unknown = [k for k in feeds if k not in names]
-    if unknown:
-        raise StratiError(f"unknown input '{unknown[0]}' (inputs: {', '.join(names)})")
-    missing = [n for n in names if n not in feeds]
-    if missing:
-        raise StratiError(f"missing input '{missing[0]}'")
-    return [np.asarray(feeds[n]) for n in names]
+    from strati.runtime.interpreter import order_inputs
+
+    return [np.asarray(x) for x in order_inputs(input_names(fn), feeds)]
 
 
 # --- element types ----------------------------------------------------------------------

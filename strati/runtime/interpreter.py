@@ -52,21 +52,27 @@ def argument_names(fn: func.FuncOp) -> list[str]:
     return [a.name_hint or f"arg{i}" for i, a in enumerate(fn.body.blocks[0].args)]
 
 
-def bind_inputs(fn: func.FuncOp, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray]) -> list[np.ndarray]:
-    """Check inputs against the function's argument types; errors name the input."""
-    names = argument_names(fn)
-    types = list(fn.function_type.inputs.data)
+def order_inputs(names: Sequence[str], inputs: Sequence | Mapping[str, object]) -> list:
+    """Inputs given by name or by position, in the order of ``names``; errors name the input."""
     if isinstance(inputs, Mapping):
         unknown = [k for k in inputs if k not in names]
         if unknown:
             raise StratiError(f"unknown input '{unknown[0]}' (inputs: {', '.join(names)})")
         missing = [n for n in names if n not in inputs]
         if missing:
-            raise StratiError(f"missing input '{missing[0]}' of type {types[names.index(missing[0])]}")
-        inputs = [inputs[n] for n in names]
+            raise StratiError(f"missing input '{missing[0]}'")
+        return [inputs[n] for n in names]
     if len(inputs) != len(names):
         raise StratiError(f"expected {len(names)} inputs ({', '.join(names)}), got {len(inputs)}")
-    return [check_value(name, t, np.asarray(x)) for name, t, x in zip(names, types, inputs)]
+    return list(inputs)
+
+
+def bind_inputs(fn: func.FuncOp, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray]) -> list[np.ndarray]:
+    """Check inputs against the function's argument types; errors name the input."""
+    names = argument_names(fn)
+    types = list(fn.function_type.inputs.data)
+    values = order_inputs(names, inputs)
+    return [check_value(name, t, np.asarray(x)) for name, t, x in zip(names, types, values)]
 
 
 def check_value(name: str, t, value: np.ndarray) -> np.ndarray:

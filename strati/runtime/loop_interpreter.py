@@ -45,7 +45,7 @@ from strati import registry
 from strati.dense import numpy_from_dense, to_dtype
 from strati.diagnostics import StratiError
 from strati.dialects.loop.ops import ArenaViewOp, ForOp, ViewOp, YieldOp, buffer_bytes
-from strati.runtime.interpreter import argument_names, find_function
+from strati.runtime.interpreter import argument_names, find_function, order_inputs
 
 try:  # the registry's references for arith/math, where that module is present
     importlib.import_module("strati.dialects.upstream_attrs")
@@ -78,16 +78,7 @@ def run_loop_function(
     names = argument_names(fn)
     n_in = len(types) - n_out
     in_names, in_types = names[:n_in], types[:n_in]
-    if isinstance(inputs, Mapping):
-        unknown = [k for k in inputs if k not in in_names]
-        if unknown:
-            raise StratiError(f"unknown input '{unknown[0]}' (inputs: {', '.join(in_names)})")
-        missing = [n for n in in_names if n not in inputs]
-        if missing:
-            raise StratiError(f"missing input '{missing[0]}'")
-        inputs = [inputs[n] for n in in_names]
-    if len(inputs) != n_in:
-        raise StratiError(f"expected {n_in} inputs ({', '.join(in_names)}), got {len(inputs)}")
+    inputs = order_inputs(in_names, inputs)
     args = [_bind(name, t, x) for name, t, x in zip(in_names, in_types, inputs)]
     outputs = [_poison(t) for t in types[n_in:]]
     interp = LoopInterpreter(module, use_registry=use_registry)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
@@ -22,23 +22,29 @@ from strati.diagnostics import StratiError
 from strati.dialects.tensor.build import TensorBuilder
 
 
+def lowered_values(op: Operation) -> list[SSAValue] | None:
+    """Build the tensor-level IR of ``op`` before it through its registered ``lower``; the values
+    that replace its results (None for an op of another dialect without one)."""
+    lower = registry.get_op_attr(op.name, "lower")
+    if lower is None:
+        if op.dialect_name() == "graph":
+            raise StratiError("has no 'lower' attribute: it cannot be converted to the tensor level", op)
+        return None
+    results = lower(op, TensorBuilder(op))
+    results = list(results) if isinstance(results, (list, tuple)) else [results]
+    if len(results) != len(op.results):
+        raise StratiError(f"'lower' returned {len(results)} values for {len(op.results)} results", op)
+    for old, new in zip(op.results, results):
+        if old.type != new.type:
+            raise StratiError(f"'lower' produced {new.type} for a result of type {old.type}", op)
+    return results
+
+
 class LowerThroughRegistry(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        lower = registry.get_op_attr(op.name, "lower")
-        if lower is None:
-            if op.dialect_name() == "graph":
-                raise StratiError("has no 'lower' attribute: it cannot be converted to the tensor level", op)
-            return
-        builder = TensorBuilder(op)
-        results = lower(op, builder)
-        results = list(results) if isinstance(results, (list, tuple)) else [results]
-        if len(results) != len(op.results):
-            raise StratiError(f"'lower' returned {len(results)} values for {len(op.results)} results", op)
-        for old, new in zip(op.results, results):
-            if old.type != new.type:
-                raise StratiError(f"'lower' produced {new.type} for a result of type {old.type}", op)
-        rewriter.replace(op, [], results)
-        rewriter.has_done_action = True
+        results = lowered_values(op)
+        if results is not None:
+            rewriter.replace(op, [], results)
 
 
 @dataclass(frozen=True)

@@ -80,20 +80,12 @@ def fused_flops(op: FusedOp) -> int:
 
 def lower_one(op: Operation) -> None:
     """Lower ``op`` in place through its registered ``lower`` (as convert-graph-to-tensor does)."""
-    from strati.dialects.tensor.build import TensorBuilder
+    from strati.transforms.convert_graph_to_tensor import lowered_values
 
-    lower = registry.get_op_attr(op.name, "lower")
-    if lower is None:
-        if op.dialect_name() == "graph":
-            raise StratiError("has no 'lower' attribute: it cannot be converted to the tensor level", op)
+    results = lowered_values(op)
+    if results is None:
         return
-    results = lower(op, TensorBuilder(op))
-    results = list(results) if isinstance(results, (list, tuple)) else [results]
-    if len(results) != len(op.results):
-        raise StratiError(f"'lower' returned {len(results)} values for {len(op.results)} results", op)
     for old, new in zip(op.results, results):
-        if old.type != new.type:
-            raise StratiError(f"'lower' produced {new.type} for a result of type {old.type}", op)
         if new.name_hint is None:
             new.name_hint = old.name_hint
         old.replace_all_uses_with(new)
