@@ -23,6 +23,8 @@ makes of every temporary):
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.dialects.builtin import (
     BFloat16Type,
     Float16Type,
@@ -73,8 +75,55 @@ class YieldOp(IRDLOperation):
     assembly_format = "attr-dict"
 
 
+class IndexLoop(IRDLOperation):
+    """The syntax of a loop over an index range, shared by ``loop.for`` and the targets' loops:
+    ``%i = %lb to %ub step %s { body } {properties}`` with an implicit terminator."""
+
+    TERMINATOR: ClassVar[type[IRDLOperation]]
+
+    @property
+    def induction_var(self) -> SSAValue:
+        return self.body.block.args[0]
+
+    def verify_induction_var(self) -> None:
+        args = self.body.block.args
+        if len(args) != 1 or not isinstance(args[0].type, IndexType):
+            raise VerifyException("the body must take exactly one index argument, the induction variable")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_block_argument(self.induction_var, print_type=False)
+        for keyword, operand in (("=", self.lb), ("to", self.ub), ("step", self.step)):
+            printer.print_string(f" {keyword} ")
+            printer.print_operand(operand)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False, print_block_terminators=False)
+        print_properties(self, printer)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> IndexLoop:
+        index = IndexType()
+        iv = parser.parse_argument(expect_type=False)
+        bounds = []
+        for keyword in ("=", "to", "step"):
+            if keyword == "=":
+                parser.parse_punctuation("=")
+            else:
+                parser.parse_characters(keyword)
+            bounds.append(parser.resolve_operand(parser.parse_unresolved_operand(), index))
+        body = parser.parse_region((iv.resolve(index),))
+        properties, attributes = parse_properties(cls, parser)
+        if not body.block.ops or not isinstance(body.block.last_op, cls.TERMINATOR):
+            body.block.add_op(cls.TERMINATOR())
+        op = cls.build(operands=bounds, regions=[body], properties=properties, attributes=attributes)
+        for name, d in cls.get_irdl_definition().properties.items():
+            if name not in op.properties and d.default_value is not None:
+                op.properties[name] = d.default_value
+        return op
+
+
 @irdl_op_definition
-class ForOp(IRDLOperation):
+class ForOp(IndexLoop):
     """``for i in range(lb, ub, step)`` with a schedule."""
 
     name = "loop.for"
@@ -86,6 +135,7 @@ class ForOp(IRDLOperation):
     unroll = prop_def(I64Attr, IntegerAttr(1, i64))
     body = region_def("single_block")
     traits = traits_def(SingleBlockImplicitTerminator(YieldOp), RecursiveMemoryEffect())
+    TERMINATOR: ClassVar[type[IRDLOperation]] = YieldOp
 
     def __init__(
         self,
@@ -111,53 +161,15 @@ class ForOp(IRDLOperation):
         )
 
     @property
-    def induction_var(self) -> SSAValue:
-        return self.body.block.args[0]
-
-    @property
     def is_parallel(self) -> bool:
         return bool(self.parallel.value.data)
 
     def verify_(self) -> None:
-        args = self.body.block.args
-        if len(args) != 1 or not isinstance(args[0].type, IndexType):
-            raise VerifyException("the body must take exactly one index argument, the induction variable")
+        self.verify_induction_var()
         for name in ("vector_width", "unroll"):
             if getattr(self, name).value.data < 1:
                 raise VerifyException(f"{name} must be at least 1")
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_block_argument(self.induction_var, print_type=False)
-        printer.print_string(" = ")
-        printer.print_operand(self.lb)
-        printer.print_string(" to ")
-        printer.print_operand(self.ub)
-        printer.print_string(" step ")
-        printer.print_operand(self.step)
-        printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False, print_block_terminators=False)
-        print_properties(self, printer)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ForOp:
-        index = IndexType()
-        iv = parser.parse_argument(expect_type=False)
-        parser.parse_punctuation("=")
-        lb = parser.resolve_operand(parser.parse_unresolved_operand(), index)
-        parser.parse_characters("to")
-        ub = parser.resolve_operand(parser.parse_unresolved_operand(), index)
-        parser.parse_characters("step")
-        step = parser.resolve_operand(parser.parse_unresolved_operand(), index)
-        body = parser.parse_region((iv.resolve(index),))
-        properties, attributes = parse_properties(cls, parser)
-        if not body.block.ops or not isinstance(body.block.last_op, YieldOp):
-            body.block.add_op(YieldOp())
-        op = cls.build(operands=[lb, ub, step], regions=[body], properties=properties, attributes=attributes)
-        for name, d in cls.get_irdl_definition().properties.items():
-            if name not in op.properties and d.default_value is not None:
-                op.properties[name] = d.default_value
-        return op
 
 
 @irdl_op_definition

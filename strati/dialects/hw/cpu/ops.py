@@ -19,16 +19,16 @@ rejected by the verifier.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, region_def, traits_def
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, Pure, RecursiveMemoryEffect, SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
 
-from strati.dialects.uniform import parse_properties, print_properties
+from strati.dialects.loop.ops import IndexLoop
 
 
 @irdl_op_definition
@@ -41,7 +41,7 @@ class YieldOp(IRDLOperation):
 
 
 @irdl_op_definition
-class ParallelOp(IRDLOperation):
+class ParallelOp(IndexLoop):
     """A parallel loop whose iterations are tasks for the thread pool."""
 
     name = "cpu.parallel"
@@ -50,20 +50,15 @@ class ParallelOp(IRDLOperation):
     step = operand_def(IndexType())
     body = region_def("single_block")
     traits = traits_def(SingleBlockImplicitTerminator(YieldOp), RecursiveMemoryEffect())
+    TERMINATOR: ClassVar[type[IRDLOperation]] = YieldOp
 
     def __init__(self, lb: SSAValue, ub: SSAValue, step: SSAValue, body: Region | None = None):
         if body is None:
             body = Region(Block([YieldOp()], arg_types=[IndexType()]))
         super().__init__(operands=[lb, ub, step], regions=[body])
 
-    @property
-    def induction_var(self) -> SSAValue:
-        return self.body.block.args[0]
-
     def verify_(self) -> None:
-        args = self.body.block.args
-        if len(args) != 1 or not isinstance(args[0].type, IndexType):
-            raise VerifyException("the body must take exactly one index argument, the induction variable")
+        self.verify_induction_var()
         owner = self.step.owner
         if isinstance(owner, ConstantOp) and isinstance(owner.value, IntegerAttr) and owner.value.value.data < 1:
             raise VerifyException(f"the step must be positive, got {owner.value.value.data}")
@@ -72,35 +67,6 @@ class ParallelOp(IRDLOperation):
             if isinstance(parent, ParallelOp):
                 raise VerifyException("cpu.parallel cannot be nested in another cpu.parallel of the same function")
             parent = parent.parent_op()
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_block_argument(self.induction_var, print_type=False)
-        printer.print_string(" = ")
-        printer.print_operand(self.lb)
-        printer.print_string(" to ")
-        printer.print_operand(self.ub)
-        printer.print_string(" step ")
-        printer.print_operand(self.step)
-        printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False, print_block_terminators=False)
-        print_properties(self, printer)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ParallelOp:
-        index = IndexType()
-        iv = parser.parse_argument(expect_type=False)
-        parser.parse_punctuation("=")
-        lb = parser.resolve_operand(parser.parse_unresolved_operand(), index)
-        parser.parse_characters("to")
-        ub = parser.resolve_operand(parser.parse_unresolved_operand(), index)
-        parser.parse_characters("step")
-        step = parser.resolve_operand(parser.parse_unresolved_operand(), index)
-        body = parser.parse_region((iv.resolve(index),))
-        properties, attributes = parse_properties(cls, parser)
-        if not body.block.ops or not isinstance(body.block.last_op, YieldOp):
-            body.block.add_op(YieldOp())
-        return cls.build(operands=[lb, ub, step], regions=[body], properties=properties, attributes=attributes)
 
 
 ALL_OPS = [ParallelOp, YieldOp]
