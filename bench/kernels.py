@@ -27,9 +27,6 @@ one warm-up call: at least ``--repeat`` calls, more while the kernel's time budg
 from __future__ import annotations
 
 import argparse
-import importlib.metadata
-import os
-import platform
 import statistics
 import sys
 import time
@@ -45,6 +42,9 @@ from strati.dense import to_dtype
 from strati.dialects.shapes import shape_of
 from strati.runtime.interpreter import find_function, run_function
 from strati.source import parse_module
+
+sys.path.insert(0, str(Path(__file__).parent))
+from machine import header  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 RNG = np.random.default_rng(0)
@@ -189,32 +189,6 @@ def example(path: Path) -> Kernel:
 # --- running -----------------------------------------------------------------------------------------
 
 
-def header() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-
-    def version(name):
-        try:
-            return importlib.metadata.version(name)
-        except importlib.metadata.PackageNotFoundError:
-            return "absent"
-
-    import llvmlite.binding as llvm
-
-    llvm_version = ".".join(map(str, llvm.llvm_version_info))
-    return (
-        f"# {platform.node()}: {cpu} ({platform.machine()}), {os.cpu_count()} CPUs ({usable} usable), "
-        f"{platform.system()} {platform.release()}\n"
-        f"# Python {platform.python_version()}, strati {version('strati')}, numpy {np.__version__}, "
-        f"llvmlite {version('llvmlite')} (LLVM {llvm_version}), xdsl {version('xdsl')}, onnxruntime {version('onnxruntime')}"
-    )
-
-
 def measure(kernel: Kernel, repeat: int, budget: float) -> tuple[str, ...]:
     start = time.perf_counter()
     exe = strati.compile(kernel.path if kernel.path else parse_module(make_context(), kernel.module_text))
@@ -251,7 +225,7 @@ def main(argv: list[str] | None = None) -> None:
     else:
         kernels = [matmul(256), matmul(512), matmul(1024), conv(64, 56), chain(4 * 1024 * 1024)]
     kernels += [example(p) for p in sorted(EXAMPLES.glob("*.mlir"))]
-    print(header())
+    print(header(("numpy", "llvmlite", "xdsl", "onnxruntime")))
     print(f"# {' '.join(['bench/kernels.py', *(argv if argv is not None else sys.argv[1:])])}: median of >= {args.repeat} "
           f"calls (time budget {args.budget:g} s each); ratio = other / strati (above 1: strati faster)")  # fmt: skip
     print()

@@ -54,6 +54,9 @@ from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).parent))
+from machine import header  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 RUNNER_PATH = ROOT / "tests" / "conformance" / "run.py"
 DEFAULT_SETS = ("simple", "pytorch-converted", "pytorch-operator", "light")
@@ -282,38 +285,6 @@ def _guarded(runner, case, repeat: int, budget: float) -> dict:
 # --- the report --------------------------------------------------------------------------------------
 
 
-def header(threads: int) -> str:
-    import platform
-
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-
-    def version(name):
-        try:
-            return importlib.metadata.version(name)
-        except importlib.metadata.PackageNotFoundError:
-            return "absent"
-
-    import llvmlite.binding as llvm
-
-    llvm_version = ".".join(map(str, llvm.llvm_version_info))
-    load = ""
-    if hasattr(os, "getloadavg"):
-        load = ", load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
-    return (
-        f"# {platform.node()}: {cpu} ({platform.machine()}), {os.cpu_count()} CPUs ({usable} usable){load}, "
-        f"{platform.system()} {platform.release()}\n"
-        f"# Python {platform.python_version()}, strati {version('strati')}, numpy {np.__version__}, "
-        f"llvmlite {version('llvmlite')} (LLVM {llvm_version}), xdsl {version('xdsl')}, onnx {version('onnx')}, "
-        f"onnxruntime {version('onnxruntime')}; strati threads {threads}, onnxruntime intra-op threads 2"
-    )
-
-
 def ms(seconds: float) -> str:
     value = seconds * 1e3
     return f"{value:.1f}" if value >= 100 else f"{value:.3g}"
@@ -353,7 +324,8 @@ def main(argv: list[str] | None = None) -> int:
 
     threadpool.set_num_threads(args.threads)
     warm_up_strati()
-    print(header(args.threads))
+    print(header(("numpy", "llvmlite", "xdsl", "onnx", "onnxruntime"),
+                 f"strati threads {args.threads}, onnxruntime intra-op threads 2"))
     command = " ".join(["bench/onnx_models.py", *(argv if argv is not None else sys.argv[1:])])
     print(f"# {command}: {len(cases)} models; median of >= {args.repeat} calls (budget {args.budget:g} s per model); "
           f"compile s = import + strati.compile; ratio = onnxruntime / strati (above 1: strati faster)")  # fmt: skip

@@ -11,7 +11,7 @@ at -O3), median time per inference, and the largest difference from the interpre
 from __future__ import annotations
 
 import argparse
-import platform
+import sys
 import time
 from pathlib import Path
 
@@ -26,6 +26,8 @@ from strati.runtime.interpreter import find_function, run_function
 from strati.transforms.plan_memory import memory_plan
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+from machine import header  # noqa: E402
 
 
 def graph_ops(module: ModuleOp) -> int:
@@ -110,8 +112,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=20)
     args = ap.parse_args()
     high = max(OPT_LEVELS)
-    print(f"# {platform.processor() or platform.machine()}, {platform.system()}, strati -O0 vs -O{high}; "
-          f"times are medians of >= {args.repeat} calls; the machine is shared")
+    print(header(note=f"strati -O0 vs -O{high}; times are medians of >= {args.repeat} calls"))
     print(f"| model | ops O0 | ops O{high} | kernels O0 | kernels O{high} | peak bytes O0 | peak bytes O{high} "
           f"| ms O0 | ms O{high} | O0/O{high} | max err O{high} |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")

@@ -33,9 +33,7 @@ from __future__ import annotations
 
 import argparse
 import gc
-import importlib.metadata
 import os
-import platform
 import random
 import statistics
 import subprocess
@@ -55,6 +53,9 @@ from xdsl.parser import Parser
 from strati.context import make_context
 from strati.diagnostics import verify_module
 from strati.source import module_text, parse_module
+
+sys.path.insert(0, str(Path(__file__).parent))
+from machine import header  # noqa: E402
 
 T = "tensor<4x8xf32>"
 W_STRATI = "tensor<8x8xf32>"
@@ -151,8 +152,7 @@ def main() -> None:
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
 
-    print(f"# {platform.platform()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
-          f"xdsl {importlib.metadata.version('xdsl')}, strati {importlib.metadata.version('strati')}")
+    print(header(("xdsl",)))
     print()
     print("| size | phase | strati ops/s | xdsl ops/s | strati/xdsl | strati s | xdsl s |")
     print("|---:|---|---:|---:|---:|---:|---:|")
