@@ -35,6 +35,8 @@ from pathlib import Path
 import numpy as np
 from xdsl.traits import IsTerminator
 import pytest
+import test_lower_nn as lower_nn  # the lowering tests' cases, extended here
+import test_lower_shape_reduce as lower_shape  # the lowering tests' cases, extended here
 from helpers import parse, tensor_type
 
 import strati
@@ -327,18 +329,7 @@ for _value in [
 
 # --- matmul, gemm, conv ----------------------------------------------------------------------------
 
-MATMUL_SHAPES = [
-    ((3, 5), (5, 7)),
-    ((7,), (7,)),  # both promoted: 0-d result
-    ((7,), (7, 3)),
-    ((2, 3, 9), (9,)),
-    ((2, 1, 3, 5), (4, 5, 6)),  # broadcast batch, missing batch dims
-    ((1, 5), (5, 1)),
-    ((3, 9, 5), (3, 5, 2)),
-    ((1, 4, 11), (5, 11, 13)),
-    ((5,), (2, 3, 5, 4)),  # 1-D lhs against a batch
-    ((1, 1, 2, 3), (1, 3, 1)),  # size-1 everywhere
-    ((3, 0), (0, 4)),  # empty contraction: zeros
+MATMUL_SHAPES = lower_nn.MATMUL_SHAPES + [
     ((7, 13), (13, 33)),
     ((33, 65), (65, 17)),
 ]
@@ -349,16 +340,7 @@ for _dtype in (np.int32, np.int64, np.float64, np.float16):
     _x, _y = integers((2, 3, 4), _dtype, -5, 5), integers((4, 5), _dtype, -5, 5)
     add(Case("matmul", [_x, _y], [(2, 3, 5)], tol=EXACT))  # small integers: exact in every dtype
 
-GEMM_CASES = [
-    # M, K, N, trans_a, trans_b, alpha, beta, shape of C
-    (3, 5, 4, False, False, 1.0, 1.0, None),
-    (3, 5, 4, True, False, 0.5, 2.0, (4,)),
-    (1, 7, 9, False, True, 1.0, 1.0, (1, 9)),
-    (5, 3, 2, True, True, -1.5, 0.25, (5, 1)),
-    (4, 6, 3, False, False, 1.0, 1.0, ()),
-    (4, 6, 3, False, True, 2.0, 1.0, (4, 3)),
-    (9, 1, 1, False, False, 1.0, 0.0, (9, 1)),
-    (2, 3, 5, True, True, 3.0, 0.0, (5,)),
+GEMM_CASES = lower_nn.GEMM_CASES + [
     (13, 33, 7, False, True, 1.0, 1.0, (7,)),
     (3, 0, 4, False, False, 1.0, 1.0, (4,)),  # empty contraction: beta * c
 ]
@@ -372,16 +354,7 @@ add(Case("gemm", [normal((2, 3)), normal((3, 2)), np.array([INF, NAN], np.float3
          note="beta 0 ignores c"))  # fmt: skip
 add(Case("gemm", [normal((3, 4), np.float64), normal((4, 5), np.float64), normal((5,), np.float64)], [(3, 5)]))
 
-CONV_CASES = [
-    # input, weight, bias, strides, pads (top, left, bottom, right), dilations, groups
-    ((1, 3, 8, 8), (4, 3, 3, 3), True, (1, 1), (1, 1, 1, 1), (1, 1), 1),
-    ((2, 4, 9, 7), (6, 2, 3, 2), False, (2, 1), (0, 1, 2, 0), (1, 2), 2),
-    ((1, 5, 10, 11), (5, 1, 3, 3), True, (2, 2), (1, 1, 1, 1), (1, 1), 5),  # depthwise
-    ((3, 1, 5, 5), (2, 1, 1, 1), True, (1, 1), (0, 0, 0, 0), (1, 1), 1),  # 1x1
-    ((1, 6, 13, 9), (9, 2, 5, 3), True, (3, 2), (2, 0, 1, 3), (2, 3), 3),
-    ((2, 3, 4, 5), (7, 3, 4, 5), False, (1, 1), (0, 0, 0, 0), (1, 1), 1),  # kernel = input
-    ((1, 4, 6, 6), (8, 1, 3, 3), False, (1, 2), (2, 2, 0, 1), (1, 1), 4),  # depthwise multiplier 2
-    ((1, 2, 7, 6), (3, 2, 2, 3), True, (3, 3), (0, 0, 2, 2), (1, 1), 1),  # strides leave a remainder
+CONV_CASES = lower_nn.CONV_CASES + [
     ((1, 16, 15, 15), (33, 16, 3, 3), True, (1, 1), (1, 1, 1, 1), (1, 1), 1),  # wider channels
     ((0, 2, 4, 4), (3, 2, 3, 3), False, (1, 1), (0, 0, 0, 0), (1, 1), 1),  # empty batch
 ]
@@ -402,18 +375,7 @@ add(Case("conv2d", [normal((1, 2, 5, 5), np.float16), normal((3, 2, 3, 3), np.fl
 
 # --- pooling and normalization ---------------------------------------------------------------------
 
-POOL_CASES = [
-    # input, kernel, strides, pads, dilations, ceil_mode
-    ((1, 3, 7, 7), (3, 3), (2, 2), (0, 0, 0, 0), (1, 1), False),
-    ((2, 2, 8, 9), (3, 2), (2, 3), (1, 0, 1, 1), (1, 1), True),
-    ((1, 1, 5, 5), (2, 2), (2, 2), (0, 0, 0, 0), (1, 1), True),  # partial last window
-    ((1, 1, 5, 5), (2, 2), (2, 2), (1, 1, 1, 1), (1, 1), True),  # a window would start in the right pad
-    ((1, 2, 6, 7), (3, 3), (2, 2), (1, 1, 1, 1), (1, 1), True),
-    ((2, 3, 9, 10), (3, 2), (1, 2), (2, 1, 0, 1), (2, 2), False),
-    ((1, 2, 11, 9), (2, 3), (3, 2), (1, 2, 1, 0), (2, 1), True),
-    ((1, 1, 1, 1), (1, 1), (1, 1), (0, 0, 0, 0), (1, 1), False),
-    ((1, 9, 33, 13), (2, 2), (2, 2), (0, 0, 0, 0), (1, 1), False),
-]
+POOL_CASES = lower_nn.POOL_CASES + [((1, 9, 33, 13), (2, 2), (2, 2), (0, 0, 0, 0), (1, 1), False),]
 
 
 def pool_case(op, x, kernel, strides, pads, dilations, ceil_mode, *extra):
@@ -446,25 +408,14 @@ for _shape, _eps in [((2, 3, 5, 4), 1e-5), ((4, 5), 1e-3), ((1, 3, 7), 0.0), ((2
     add(Case("batch_norm", [normal(_shape, scale=3.0), normal((_c,)), normal((_c,)), normal((_c,)), _var], [_shape],
              props=f"epsilon = {_eps}" if _eps != 1e-5 else ""))  # fmt: skip
 
-LAYER_NORM_CASES = [
-    # input, axis, scale shape, bias shape (None: no bias), epsilon
-    ((4, 10), -1, (10,), (10,), 1e-5),
-    ((2, 3, 5), 1, (3, 5), (3, 5), 1e-3),
-    ((2, 3, 5), -2, (3, 5), None, 1e-5),
-    ((3, 1, 7), 0, (3, 1, 7), (3, 1, 7), 0.1),
-    ((6,), 0, (6,), (6,), 1e-5),
-    ((2, 4, 6), -1, (1, 6), (6,), 1e-5),  # scale broadcast
-    ((2, 3, 1), -1, (1,), (1,), 1e-5),  # a size-1 normalized axis
-    ((3, 33), -1, (33,), (33,), 1e-5),
-]
+LAYER_NORM_CASES = lower_nn.LAYER_NORM_CASES + [((3, 33), -1, (33,), (33,), 1e-5),]
 for _shape, _axis, _s, _b, _eps in LAYER_NORM_CASES:
     _inputs = [normal(_shape, scale=2.0, offset=1.5), normal(_s)] + ([] if _b is None else [normal(_b)])
     _p = props(f"axis = {_axis}" if _axis != -1 else "", f"epsilon = {_eps}" if _eps != 1e-5 else "")
     add(Case("layer_norm", _inputs, [_shape], props=_p))
 add(Case("layer_norm", [normal((3, 6), np.float16), normal((6,), np.float16), normal((6,), np.float16)], [(3, 6)]))
 
-SOFTMAX_CASES = [((7,), -1), ((3, 5), 0), ((2, 3, 9), 1), ((2, 3, 9), -1), ((4, 1), 1), ((2, 5, 3), -3), ((1, 1), 0),
-                 ((3, 33), -1), ((3, 0), 1)]  # fmt: skip
+SOFTMAX_CASES = lower_nn.SOFTMAX_CASES + [((3, 33), -1), ((3, 0), 1)]  # fmt: skip
 for _op in ("softmax", "log_softmax"):
     for _shape, _axis in SOFTMAX_CASES:
         _x = normal(_shape, scale=30.0)  # exp would overflow without the max shift
@@ -474,17 +425,7 @@ for _op in ("softmax", "log_softmax"):
     add(Case(_op, [normal((3, 8), np.float64, 4.0)], [(3, 8)]))
     add(Case(_op, [normal((3, 8), np.float16, 4.0)], [(3, 8)]))
 
-LRN_CASES = [
-    # input, size, alpha, beta, bias
-    ((1, 5, 4, 4), 3, 1e-4, 0.75, 1.0),
-    ((2, 7, 3, 5), 5, 1e-3, 0.5, 2.0),
-    ((1, 1, 2, 2), 5, 0.1, 0.75, 1.0),
-    ((1, 6, 3, 3), 1, 0.5, 1.5, 0.5),
-    ((2, 9, 1, 3), 9, 2.0, 0.25, 1.0),
-    ((2, 7, 3), 4, 0.3, 0.75, 1.5),  # even size, rank 3
-    ((3, 4), 2, 0.3, 0.75, 1.5),  # rank 2
-    ((1, 13, 5, 33), 5, 1e-4, 0.75, 1.0),
-]
+LRN_CASES = lower_nn.LRN_CASES + [((1, 13, 5, 33), 5, 1e-4, 0.75, 1.0),]
 for _shape, _size, _alpha, _beta, _bias in LRN_CASES:
     add(Case("lrn", [normal(_shape, scale=2.0)], [_shape],
              props=f"size = {_size}, alpha = {_alpha}, beta = {_beta}, bias = {_bias}"))  # fmt: skip
@@ -589,20 +530,7 @@ for _i, (_shape, _target) in enumerate([((3, 1), (2, 3, 5)), ((1,), (4,)), ((), 
                                         ((1, 1), (1, 7)), ((33, 1), (33, 13))]):  # fmt: skip
     add(Case("broadcast_to", [sample(_shape, [np.float32, np.int64][_i % 2])], [_target]))
 
-SLICES = [
-    # shape, starts, ends, axes, steps
-    ((5, 6), (1, 0), (4, 6), None, None),
-    ((5, 6), (-1,), (0,), None, (-1,)),
-    ((5, 6), (4, 5), (-100, -100), (0, 1), (-2, -3)),
-    ((5, 6), (0,), (100,), (-1,), (4,)),
-    ((5, 6), (-2,), (100,), (0,), None),
-    ((7,), (2,), (2,), None, None),  # empty
-    ((7,), (6,), (-8,), None, (-1,)),  # the whole axis reversed
-    ((7,), (10,), (0,), None, (-2,)),  # start clamped to the last element
-    ((3, 1, 4), (0, 0), (1, 1), (1, 2), (1, 1)),
-    ((3, 4, 5), (1, -1, 0), (3, 0, 5), (2, 1, 0), (2, -1, 1)),
-    ((13, 33), (1, 3), (12, 30), None, (3, 1)),
-]
+SLICES = lower_shape.SLICES + [((13, 33), (1, 3), (12, 30), None, (3, 1)),]
 
 
 def np_slice(x, starts, ends, axes, steps):
@@ -630,17 +558,7 @@ for _i, (_shapes, _axis) in enumerate([([(2, 3), (4, 3)], 0), ([(2, 3), (2, 1), 
     _xs = [sample(s, [np.float32, np.int64, np.bool_][_i % 3]) for s in _shapes]
     add(Case("concat", _xs, [np.concatenate(_xs, axis=_axis).shape], props=f"axis = {_axis}"))
 
-PADS = [
-    # shape, pads (begins then ends)
-    ((3, 4), (1, 2, 1, 1)),
-    ((3, 4), (0, 0, 0, 0)),
-    ((5,), (2, 3)),
-    ((1, 5), (0, 1, 0, 2)),
-    ((4, 5), (-1, 2, 1, -2)),  # crop and pad
-    ((4, 5), (-1, -1, -2, 0)),  # crop only
-    ((2, 3, 4), (0, 2, 1, 1, 0, 3)),
-    ((3, 13), (1, 7, 2, 9)),
-]
+PADS = lower_shape.PADS + [((3, 13), (1, 7, 2, 9)),]
 for _mode in ("constant", "reflect", "edge"):
     for _i, (_shape, _pads) in enumerate(PADS):
         _rank = len(_shape)
@@ -661,16 +579,10 @@ for _i, (_shape, _indices, _axis) in enumerate(GATHERS):
     _out = np.take(_data, np.where(_idx < 0, _idx + _shape[_axis], _idx), axis=_axis).shape
     add(Case("gather", [_data, _idx], [_out], [_data.dtype], props=f"axis = {_axis}"))
 
-COORDINATE_MODES = ["half_pixel", "asymmetric", "align_corners", "pytorch_half_pixel", "tf_half_pixel_for_nn"]
-NEAREST_MODES = ["round_prefer_floor", "round_prefer_ceil", "floor", "ceil"]
-RESIZE_SCALES = [
-    ((1, 2, 3, 5), (1.0, 1.0, 2.0, 3.0)),  # upsampling, odd sizes
-    ((1, 1, 7, 9), (1.0, 1.0, 0.5, 0.75)),  # downsampling
-    ((2, 5), (1.7, 0.6)),
-    ((3, 4), (1.0, 1.0)),
-    ((4, 3), (0.3, 1.5)),  # an output of size 1
-]
-RESIZE_SIZES = [((1, 2, 3, 5), (1, 2, 7, 4)), ((4, 5), (5, 1)), ((1, 6), (1, 15)), ((3, 3), (2, 3)), ((1, 1, 13, 7), (1, 1, 33, 3))]
+COORDINATE_MODES = lower_shape.COORDINATE_MODES
+NEAREST_MODES = lower_shape.NEAREST_MODES
+RESIZE_SCALES = lower_shape.RESIZE_SCALES
+RESIZE_SIZES = lower_shape.RESIZE_SIZES + [((1, 1, 13, 7), (1, 1, 33, 3))]
 _k = 0
 for _ctm in COORDINATE_MODES:
     for _nearest in NEAREST_MODES:

@@ -7,6 +7,7 @@ at float32 tolerance (exactly for integers).
 
 import numpy as np
 import pytest
+import test_nn as nn  # the reference tests' cases, extended here
 from helpers import one_op, parse
 
 from strati.context import make_context
@@ -94,17 +95,7 @@ def test_matmul_other_dtypes(dtype):
 
 # --- gemm --------------------------------------------------------------------------------
 
-GEMM_CASES = [
-    # M, K, N, trans_a, trans_b, alpha, beta, shape of C
-    (3, 5, 4, False, False, 1.0, 1.0, None),
-    (3, 5, 4, True, False, 0.5, 2.0, (4,)),
-    (1, 7, 9, False, True, 1.0, 1.0, (1, 9)),
-    (5, 3, 2, True, True, -1.5, 0.25, (5, 1)),
-    (4, 6, 3, False, False, 1.0, 1.0, ()),
-    (4, 6, 3, False, True, 2.0, 1.0, (4, 3)),
-    (9, 1, 1, False, False, 1.0, 0.0, (9, 1)),
-    (2, 3, 5, True, True, 3.0, 0.0, (5,)),
-]
+GEMM_CASES = nn.GEMM_CASES + [(2, 3, 5, True, True, 3.0, 0.0, (5,)),]
 
 
 @pytest.mark.parametrize("m,k,n,ta,tb,alpha,beta,c_shape", GEMM_CASES)
@@ -135,15 +126,7 @@ def test_gemm_float16():
 
 # --- conv2d ------------------------------------------------------------------------------
 
-CONV_CASES = [
-    # input, weight, bias, strides, pads (top, left, bottom, right), dilations, groups
-    ((1, 3, 8, 8), (4, 3, 3, 3), True, (1, 1), (1, 1, 1, 1), (1, 1), 1),
-    ((2, 4, 9, 7), (6, 2, 3, 2), False, (2, 1), (0, 1, 2, 0), (1, 2), 2),
-    ((1, 5, 10, 11), (5, 1, 3, 3), True, (2, 2), (1, 1, 1, 1), (1, 1), 5),  # depthwise
-    ((3, 1, 5, 5), (2, 1, 1, 1), True, (1, 1), (0, 0, 0, 0), (1, 1), 1),  # 1x1
-    ((1, 6, 13, 9), (9, 2, 5, 3), True, (3, 2), (2, 0, 1, 3), (2, 3), 3),
-    ((2, 3, 4, 5), (7, 3, 4, 5), False, (1, 1), (0, 0, 0, 0), (1, 1), 1),  # kernel = input
-    ((1, 4, 6, 6), (8, 1, 3, 3), False, (1, 2), (2, 2, 0, 1), (1, 1), 4),  # depthwise multiplier 2
+CONV_CASES = nn.CONV_CASES + [
     ((1, 2, 7, 6), (3, 2, 2, 3), True, (3, 3), (0, 0, 2, 2), (1, 1), 1),  # strides leave a remainder
 ]
 
@@ -169,17 +152,7 @@ def test_conv2d_float16():
 
 # --- pooling -----------------------------------------------------------------------------
 
-POOL_CASES = [
-    # input, kernel, strides, pads, dilations, ceil_mode
-    ((1, 3, 7, 7), (3, 3), (2, 2), (0, 0, 0, 0), (1, 1), False),
-    ((2, 2, 8, 9), (3, 2), (2, 3), (1, 0, 1, 1), (1, 1), True),
-    ((1, 1, 5, 5), (2, 2), (2, 2), (0, 0, 0, 0), (1, 1), True),  # partial last window
-    ((1, 1, 5, 5), (2, 2), (2, 2), (1, 1, 1, 1), (1, 1), True),  # a window would start in the right pad
-    ((1, 2, 6, 7), (3, 3), (2, 2), (1, 1, 1, 1), (1, 1), True),
-    ((2, 3, 9, 10), (3, 2), (1, 2), (2, 1, 0, 1), (2, 2), False),
-    ((1, 2, 11, 9), (2, 3), (3, 2), (1, 2, 1, 0), (2, 1), True),
-    ((1, 1, 1, 1), (1, 1), (1, 1), (0, 0, 0, 0), (1, 1), False),
-]
+POOL_CASES = nn.POOL_CASES
 
 
 def pool_case(shape, kernel, strides, pads, dilations, ceil_mode, **extra):
@@ -234,14 +207,7 @@ def test_batch_norm(shape, epsilon):
     lower_and_compare("batch_norm", [x, scale, bias, mean, var], shape, p)
 
 
-LAYER_NORM_CASES = [
-    # input, axis, scale shape, bias shape (None: no bias), epsilon
-    ((4, 10), -1, (10,), (10,), 1e-5),
-    ((2, 3, 5), 1, (3, 5), (3, 5), 1e-3),
-    ((2, 3, 5), -2, (3, 5), None, 1e-5),
-    ((3, 1, 7), 0, (3, 1, 7), (3, 1, 7), 0.1),
-    ((6,), 0, (6,), (6,), 1e-5),
-    ((2, 4, 6), -1, (1, 6), (6,), 1e-5),  # scale broadcast
+LAYER_NORM_CASES = nn.LAYER_NORM_CASES + [
     ((2, 3, 1), -1, (1,), (1,), 1e-5),  # a size-1 normalized axis
 ]
 
@@ -254,7 +220,7 @@ def test_layer_norm(shape, axis, scale_shape, bias_shape, epsilon):
     lower_and_compare("layer_norm", inputs, shape, p)
 
 
-SOFTMAX_CASES = [((7,), -1), ((3, 5), 0), ((2, 3, 9), 1), ((2, 3, 9), -1), ((4, 1), 1), ((2, 5, 3), -3), ((1, 1), 0)]
+SOFTMAX_CASES = nn.SOFTMAX_CASES + [((1, 1), 0)]
 
 
 @pytest.mark.parametrize("op", ["softmax", "log_softmax"])
@@ -278,13 +244,7 @@ def test_layer_norm_float16():
     lower_and_compare("layer_norm", [x, scale, bias], (3, 6), tol=F16)
 
 
-LRN_CASES = [
-    # input, size, alpha, beta, bias
-    ((1, 5, 4, 4), 3, 1e-4, 0.75, 1.0),
-    ((2, 7, 3, 5), 5, 1e-3, 0.5, 2.0),
-    ((1, 1, 2, 2), 5, 0.1, 0.75, 1.0),
-    ((1, 6, 3, 3), 1, 0.5, 1.5, 0.5),
-    ((2, 9, 1, 3), 9, 2.0, 0.25, 1.0),
+LRN_CASES = nn.LRN_CASES + [
     ((2, 7, 3), 4, 0.3, 0.75, 1.5),  # even size, rank 3
     ((3, 4), 2, 0.3, 0.75, 1.5),  # rank 2
 ]
