@@ -77,6 +77,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from strati.dense import numpy_from_dense
 from strati.diagnostics import StratiError
+from strati.dialects.loop.ops import VIEW_OPS, buffer_root
 
 I1, I8, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(32), ir.IntType(64)
 PTR = ir.PointerType()
@@ -553,7 +554,6 @@ ICMP = {
     "eq": (True, "=="), "ne": (True, "!="), "slt": (True, "<"), "sle": (True, "<="), "sgt": (True, ">"),
     "sge": (True, ">="), "ult": (False, "<"), "ule": (False, "<="), "ugt": (False, ">"), "uge": (False, ">="),
 }  # fmt: skip
-VIEWS = ("loop.view", "memref.collapse_shape", "memref.expand_shape")
 
 
 class FunctionEmitter:
@@ -644,7 +644,7 @@ class FunctionEmitter:
             out = self.libm_call(LIBM_UNARY.get(op.name) or LIBM_BINARY[op.name], [self.v(x) for x in op.operands], op)
         elif op.name in CASTS:
             out = self.cast(op)
-        elif op.name in VIEWS:
+        elif op.name in VIEW_OPS:
             out = self.view(op)
         else:
             raise CodegenError(f"cannot be translated to LLVM IR (the code generator supports {SUPPORTED})", op)
@@ -983,7 +983,7 @@ class FunctionEmitter:
 
     def dealloc(self, op: Operation) -> None:
         root = op.operands[0]
-        while root.owner is not None and isinstance(root.owner, Operation) and root.owner.name in VIEWS:
+        while root.owner is not None and isinstance(root.owner, Operation) and root.owner.name in VIEW_OPS:
             root = root.owner.operands[0]
         if root in self.stack:
             return
@@ -1198,22 +1198,6 @@ def captured_values(op: Operation) -> list[SSAValue]:
                 continue
             seen[v] = None
     return list(seen)
-
-
-def buffer_root(value: SSAValue) -> object | None:
-    """The allocation a buffer value is a view of (an argument, an alloc, a global's name), or None."""
-    while True:
-        owner = value.owner
-        if isinstance(owner, Operation) and owner.name in VIEWS:
-            value = owner.operands[0]
-            continue
-        if isinstance(owner, Operation) and owner.name == "memref.get_global":
-            return ("global", owner.name_.root_reference.data)
-        if isinstance(owner, Operation) and owner.name in ("memref.alloc", "memref.alloca"):
-            return value
-        if isinstance(owner, Block) and isinstance(owner.parent_op(), func.FuncOp):
-            return value
-        return None
 
 
 class TaskEmitter(FunctionEmitter):

@@ -169,16 +169,12 @@ def load_model(model: str | Path | onnx.ModelProto | bytes) -> onnx.ModelProto:
     else:
         path = Path(model)
         label = f"'{model}'"
+        from strati.tools.common import ToolError, read_bytes
+
         try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            raise ModelLoadError(f"cannot read '{model}': no such file") from None
-        except IsADirectoryError:
-            raise ModelLoadError(f"cannot read '{model}': it is a directory") from None
-        except PermissionError:
-            raise ModelLoadError(f"cannot read '{model}': permission denied") from None
-        except OSError as err:
-            raise ModelLoadError(f"cannot read '{model}': {err.strerror or err}") from None
+            data = read_bytes(str(path))
+        except ToolError as err:
+            raise ModelLoadError(str(err)) from None
         proto = _parse_bytes(data, label)
         if _has_external_data(proto):
             try:

@@ -15,22 +15,30 @@ class ToolError(Exception):
     """A failure that ends the tool with one line on stderr and exit status 1."""
 
 
-def read_text(path: str) -> str:
-    """The text of a file ('-' for stdin), or a ToolError that names the file."""
+def read_bytes(path: str) -> bytes:
+    """The bytes of a file ('-' for stdin), or a ToolError that names the file."""
     if path == "-":
-        return sys.stdin.read()
+        return sys.stdin.buffer.read()
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return Path(path).read_bytes()
     except FileNotFoundError:
         raise ToolError(f"cannot read '{path}': no such file") from None
     except IsADirectoryError:
         raise ToolError(f"cannot read '{path}': it is a directory") from None
     except PermissionError:
         raise ToolError(f"cannot read '{path}': permission denied") from None
-    except UnicodeDecodeError:
-        raise ToolError(f"cannot read '{path}': not UTF-8 text") from None
     except OSError as err:
         raise ToolError(f"cannot read '{path}': {err.strerror or err}") from None
+
+
+def read_text(path: str) -> str:
+    """The UTF-8 text of a file ('-' for stdin), or a ToolError that names the file."""
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        return read_bytes(path).decode("utf-8")
+    except UnicodeDecodeError:
+        raise ToolError(f"cannot read '{path}': not UTF-8 text") from None
 
 
 def write_text(path: str, text: str) -> None:

@@ -75,7 +75,7 @@ from xdsl.dialects.builtin import (
     i1,
     i64,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from strati.diagnostics import StratiError
@@ -83,7 +83,7 @@ from strati.dialects.hw.cpu.ops import ParallelOp
 from strati.dialects.hw.cpu.ops import YieldOp as CpuYieldOp
 from strati.dialects.hw.ops import TargetAttr, module_target, set_module_target
 from strati.dialects.hw.targets import get_target
-from strati.dialects.loop.ops import ForOp
+from strati.dialects.loop.ops import VIEW_OPS, ForOp, buffer_root
 from strati.dialects.loop.ops import YieldOp as LoopYieldOp
 
 PARALLEL_WORK_THRESHOLD = 1 << 18
@@ -131,7 +131,6 @@ VECTORIZABLE = frozenset(
 # Ops without side effects that may be executed once per vector step instead of once per element.
 UNIFORM_SAFE_DIALECTS = ("arith", "math")
 UNIFORM_SAFE_OPS = frozenset({"loop.view", "memref.get_global", "memref.collapse_shape", "memref.expand_shape", "memref.load"})
-VIEW_OPS = frozenset({"loop.view", "memref.collapse_shape", "memref.expand_shape"})
 
 UNIFORM, LANE, VECTOR = "uniform", "lane", "vector"
 
@@ -248,26 +247,6 @@ def inside(value: SSAValue, op: Operation) -> bool:
             return False
         block = parent.parent_block()
     return False
-
-
-def root_of(value: SSAValue) -> object | None:
-    """What a buffer is a view of: an argument, an allocation, a global's name; None when unknown."""
-    while True:
-        owner = value.owner
-        if isinstance(owner, Operation) and owner.name in VIEW_OPS:
-            value = owner.operands[0]
-            continue
-        if isinstance(owner, memref.GetGlobalOp):
-            return ("global", owner.name_.root_reference.data)
-        if isinstance(owner, (memref.AllocOp, memref.AllocaOp)):
-            return value
-        if isinstance(owner, Operation) and owner.name == "loop.arena_view":
-            # plan-memory gives disjoint-lifetime buffers their own views; a buffer computed in
-            # place reuses its source's view value, so one view is one buffer.
-            return value
-        if isinstance(value, BlockArgument) and isinstance(owner.parent_op(), func.FuncOp):
-            return value  # function arguments do not alias (they are noalias in the generated code)
-        return None
 
 
 def element_bits(t: Attribute) -> int:
@@ -417,7 +396,7 @@ def independent(loads: Iterable[memref.LoadOp], stores: Iterable[memref.StoreOp]
     """Each stored buffer is written at one address only and read, if at all, at that address."""
     written: dict[object, tuple] = {}
     for s in stores:
-        root = root_of(s.memref)
+        root = buffer_root(s.memref)
         if root is None:
             return False
         key = access_key(s)
@@ -426,7 +405,7 @@ def independent(loads: Iterable[memref.LoadOp], stores: Iterable[memref.StoreOp]
     if not written:
         return True
     for ld in loads:
-        root = root_of(ld.memref)
+        root = buffer_root(ld.memref)
         if root is None:
             return False  # might be any of the stored buffers
         if root in written and written[root] != access_key(ld):

@@ -73,7 +73,9 @@ from strati.dialects.loop.ops import ForOp
 
 
 def root_of(value: SSAValue) -> SSAValue:
-    """The buffer a memref value is a view of (through loop.view, loop.arena_view, ...)."""
+    """The buffer a memref value is a view of, following every view op and arena view to the
+    allocation: unlike strati.dialects.loop.ops.buffer_root, views of one arena all alias here,
+    since moving a nest into another may put two disjoint-lifetime arena views side by side."""
     while True:
         owner = value.owner
         if not isinstance(owner, Operation) or isinstance(owner, memref.AllocOp):

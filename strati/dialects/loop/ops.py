@@ -39,7 +39,7 @@ from xdsl.dialects.builtin import (
     i8,
     i64,
 )
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -301,6 +301,32 @@ class ArenaViewOp(IRDLOperation):
             attributes=attributes,
         )
         return op
+
+
+VIEW_OPS = frozenset({"loop.view", "memref.collapse_shape", "memref.expand_shape"})
+"""Ops whose result is the same bytes as their buffer operand, read in another shape."""
+
+
+def buffer_root(value: SSAValue) -> object | None:
+    """The buffer a memref value is a view of: a function argument (arguments do not alias: they
+    are ``noalias`` in the generated code), an allocation, an arena view, or ``("global", name)``;
+    None when unknown.  An arena view counts as a buffer of its own: plan-memory places buffers
+    that are live at the same time apart, so two views used by one op never overlap (a pass that
+    moves ops across each other must not rely on this)."""
+    from xdsl.dialects import func, memref
+
+    while True:
+        owner = value.owner
+        if isinstance(owner, Operation) and owner.name in VIEW_OPS:
+            value = owner.operands[0]
+            continue
+        if isinstance(owner, memref.GetGlobalOp):
+            return ("global", owner.name_.root_reference.data)
+        if isinstance(owner, (memref.AllocOp, memref.AllocaOp, ArenaViewOp)):
+            return value
+        if isinstance(owner, Block) and isinstance(owner.parent_op(), func.FuncOp):
+            return value
+        return None
 
 
 ALL_OPS = [ForOp, YieldOp, ViewOp, ArenaViewOp]
