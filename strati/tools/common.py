@@ -11,7 +11,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 
-class ToolError(Exception):
+from strati.diagnostics import StratiError
+
+
+class ToolError(StratiError):
     """A failure that ends the tool with one line on stderr and exit status 1."""
 
 
@@ -83,12 +86,16 @@ def load_plugin(spec: str) -> None:
 
 def run_tool(tool: str, run: Callable[[list[str] | None], int], argv: list[str] | None = None) -> None:
     """Run a tool's body and exit: its own errors one line each, a bug in strati one line too."""
-    from strati.diagnostics import DiagnosticError
+    from strati.diagnostics import DiagnosticError, file_location, op_diagnostic
 
     try:
         code = run(argv)
-    except ToolError as err:
-        code = fail(tool, str(err))
+    except StratiError as err:  # ToolError included: the user's input, one line
+        if err.op is not None and file_location(err.op.location) is not None:
+            print(op_diagnostic(err.message, err.op), file=sys.stderr)
+            code = 1
+        else:
+            code = fail(tool, str(err))
     except DiagnosticError as err:
         print(err.diagnostic, file=sys.stderr)
         code = 1

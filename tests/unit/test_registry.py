@@ -19,7 +19,6 @@ def op_name():
     yield name
     for attr in list(registry.op_attrs(name)):
         registry.unregister_op_attr(name, attr)
-    registry._table.pop(name, None)  # unregister leaves an empty entry; keep the listing clean for others
 
 
 def register_from(module: str, op: str, attr: str, value, level: int = DEFAULT_LEVEL) -> None:
