@@ -11,12 +11,14 @@ error.  The module given is never changed: lowering works on a clone.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterable
 from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
+from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
 from strati.diagnostics import StratiError, diagnostic_message, verify_module
@@ -68,9 +70,11 @@ def optimizations_for(level: int) -> tuple[str, ...]:
 
 def module_level(module: ModuleOp) -> str:
     """The highest level present in the module: 'graph', 'tensor', 'loop' or 'hw' (a target
-    description ``hw.target`` on the module, or ops of a target dialect such as ``cpu``)."""
+    description ``hw.target`` on the module, or ops of a registered target's dialect)."""
     from strati.dialects.hw.ops import TARGET_ATTR
+    from strati.dialects.hw.target import all_targets
 
+    target_dialects = {d.name for t in all_targets() for d in t.dialects()}
     level = "hw" if TARGET_ATTR in module.attributes else "loop"
     for op in module.walk():
         dialect = op.name.split(".", 1)[0]
@@ -78,7 +82,7 @@ def module_level(module: ModuleOp) -> str:
             return "graph"
         if dialect == "tensor":
             level = "tensor"
-        elif dialect == "cpu" and level == "loop":
+        elif dialect in target_dialects and level == "loop":
             level = "hw"
         elif isinstance(op, FuncOp) and any(
             isinstance(t, TensorType) for t in (*op.function_type.inputs.data, *op.function_type.outputs.data)
@@ -87,16 +91,34 @@ def module_level(module: ModuleOp) -> str:
     return level
 
 
-def run_pass(module: ModuleOp, name: str) -> None:
-    """Apply one registered pass (strati's or xDSL's, default options) and verify the result."""
-    from strati.context import make_context
+def make_passes(names: Iterable[str], target: str | None = None, print_strategy: bool = False) -> list[ModulePass]:
+    """The named registered passes (strati's or xDSL's), with the options the compile driver
+    sets where a pass has them: ``target`` (the lowerings that a target steers) and
+    ``print_strategy``."""
     from strati.transforms import available_passes
 
-    factory = available_passes().get(name)
-    if factory is None:
-        raise StratiError(f"no pass named '{name}'")
+    registered = available_passes()
+    passes = []
+    for name in names:
+        factory = registered.get(name)
+        if factory is None:
+            raise StratiError(f"no pass named '{name}'")
+        cls = factory()
+        fields = {f.name for f in dataclasses.fields(cls)}
+        options = {"target": target, "print_strategy": print_strategy or None}
+        passes.append(cls(**{k: v for k, v in options.items() if v is not None and k in fields}))
+    return passes
+
+
+def run_pass(module: ModuleOp, p: ModulePass | str) -> None:
+    """Apply one pass (an instance, or a registered name with default options) and verify the result."""
+    from strati.context import make_context
+
+    if isinstance(p, str):
+        (p,) = make_passes([p])
+    name = p.name
     try:
-        factory()().apply(make_context(), module)
+        p.apply(make_context(), module)
     except StratiError:
         raise
     except DiagnosticException as err:
@@ -128,11 +150,14 @@ def passes_between(from_level: str, to_level: str, optimizations: Iterable[str] 
     return names
 
 
-def lower_to(module: ModuleOp, target_level: str, optimizations: Iterable[str] = ()) -> ModuleOp:
+def lower_to(
+    module: ModuleOp, target_level: str, optimizations: Iterable[str] = (), *, target: str | None = None
+) -> ModuleOp:
     """Lower a module in place, level by level with the standard pipeline, down to ``target_level``
-    (running the enabled optimisation passes on the way)."""
-    for name in passes_between(module_level(module), target_level, optimizations):
-        run_pass(module, name)
+    (running the enabled optimisation passes on the way), for ``target`` (default: the module's
+    own description's, else :data:`~strati.dialects.hw.target.DEFAULT_TARGET`)."""
+    for p in make_passes(passes_between(module_level(module), target_level, optimizations), target):
+        run_pass(module, p)
     if LEVELS.index(level := module_level(module)) < LEVELS.index(target_level):
         raise StratiError(f"the module is still at the {level} level after the standard pipeline")
     return module
@@ -173,20 +198,24 @@ def load(module_or_path: ModuleOp | str | os.PathLike) -> ModuleOp:
 
 def compile(  # noqa: A001 - the public name
     module_or_path,
-    target: str = "cpu",
+    target: str | None = None,
     *,
     entry: str | None = None,
     opt_level: int = DEFAULT_OPT_LEVEL,
     optimizations: Iterable[str] | None = None,
 ):
     """Compile a module (any level), an .mlir file or an .onnx model into an
-    :class:`~strati.runtime.jit.Executable`; ``opt_level`` picks the passes (:data:`OPT_LEVELS`),
-    or ``optimizations`` names them one by one (e.g. :data:`FUSION`)."""
+    :class:`~strati.runtime.jit.Executable` for a registered ``target`` (default: the module's
+    own ``hw.target``, else the host CPU; an unknown name is a StratiError listing the known
+    ones); ``opt_level`` picks the passes (:data:`OPT_LEVELS`), or ``optimizations`` names them
+    one by one (e.g. :data:`FUSION`)."""
+    from strati.dialects.hw.target import get_target
+
     if optimizations is None:
         optimizations = optimizations_for(opt_level)
-    if target != "cpu":
-        raise ValueError(f"unknown target '{target}' (targets: cpu)")
-    module = lower_to(load(module_or_path), "hw", optimizations)
+    if target is not None:
+        get_target(target)
+    module = lower_to(load(module_or_path), "hw", optimizations, target=target)
     for fn in module.walk():
         if isinstance(fn, FuncOp) and any(isinstance(t, TensorType) for t in fn.function_type.inputs.data):
             raise StratiError(f"@{fn.sym_name.data} still takes tensors after lowering")
@@ -195,4 +224,4 @@ def compile(  # noqa: A001 - the public name
     return compile_module(module, entry)
 
 
-__all__ = ["DEFAULT_OPT_LEVEL", "FUSION", "OPT_LEVELS", "SIMPLIFICATION", "optimizations_for", "LEVELS", "OPTIONAL_PASSES", "STANDARD_PIPELINE", "compile", "load", "lower_to", "lower_to_loop", "passes_between", "module_level", "run_pass"]
+__all__ = ["DEFAULT_OPT_LEVEL", "FUSION", "OPT_LEVELS", "SIMPLIFICATION", "optimizations_for", "LEVELS", "OPTIONAL_PASSES", "STANDARD_PIPELINE", "compile", "load", "lower_to", "lower_to_loop", "make_passes", "passes_between", "module_level", "run_pass"]

@@ -2,7 +2,8 @@
 
 xDSL ships dialects named ``tensor`` and ``hw`` too; ours replace them here (never
 through the ``xdsl.universe`` entry point, which would change ``xdsl-opt`` for
-everyone).  Plug-ins add dialects with :func:`register_dialect`.
+everyone).  Targets (:func:`strati.dialects.hw.target.register_target`) and plug-ins
+add theirs with :func:`register_dialect`.
 """
 
 from __future__ import annotations
@@ -38,13 +39,7 @@ def _hw() -> Dialect:
     return Hw
 
 
-def _cpu() -> Dialect:
-    from strati.dialects.hw.cpu import Cpu
-
-    return Cpu
-
-
-_OURS: dict[str, Callable[[], Dialect]] = {"graph": _graph, "tensor": _tensor, "loop": _loop, "hw": _hw, "cpu": _cpu}
+_OURS: dict[str, Callable[[], Dialect]] = {"graph": _graph, "tensor": _tensor, "loop": _loop, "hw": _hw}
 _PLUGINS: dict[str, Callable[[], Dialect]] = {}
 
 
@@ -54,6 +49,10 @@ def register_dialect(dialect: Dialect) -> None:
 
 
 def make_context(allow_unregistered: bool = False) -> Context:
+    """Upstream dialects, ours, every registered target's (the CPU's among them) and the plug-ins'."""
+    from strati.dialects.hw.target import target_names
+
+    target_names()  # the targets strati ships register their dialects as they load
     ctx = Context(allow_unregistered=allow_unregistered)
     ours = {**_OURS, **_PLUGINS}
     for name, factory in get_all_dialects().items():

@@ -4,8 +4,8 @@ What is translated: ``func`` (func.func, func.return, func.call), ``arith`` and
 ``math`` on scalars and 1-D vectors, ``memref`` (alloc, alloca, dealloc, load,
 store, copy, global, get_global, collapse/expand_shape), ``loop.for``,
 ``loop.view``, ``loop.arena_view`` (a ``getelementptr inbounds i8`` at its byte
-offset), ``vector`` (load, store, broadcast, fma, reduction), and the cpu
-target's ``cpu.parallel`` (level 4).
+offset), ``vector`` (load, store, broadcast, fma, reduction), and every op that registers
+an ``emit`` attribute (the targets' own ops, level 4).
 
 Conventions of the generated code:
 
@@ -35,14 +35,12 @@ Conventions of the generated code:
   the memref global is); a global larger than ``embed_limit`` bytes is left
   external, and its bytes are handed to the JIT (:attr:`Translation.external_data`),
   so weights never go through LLVM's text parser.
-* ``cpu.parallel %i = %lb to %ub step %s`` is outlined: its body becomes
-  ``internal void @f.parallelN(ptr %ctx, i64 %begin, i64 %end)``, which runs the
-  iterations ``begin <= k < end`` (``i = lb + k*s``), with the values it uses from
-  above packed in a context struct on the caller's stack (constants and globals are
-  rematerialised inside, not captured; captured buffers that are the only view of
-  their allocation stay ``noalias``, through an inner function LLVM inlines).
-  The caller calls ``strati_parallel_for(ptr @f.parallelN, ptr %ctx, i64 n)``,
-  declared external, which the runtime (:mod:`strati.runtime.threadpool`) binds.
+* Any other op is emitted by its registered ``emit`` attribute
+  (:mod:`strati.registry`), ``emit(emitter, op)``, which builds with the
+  emitter's ``b`` (an ``llvmlite.ir.IRBuilder``), reads operands with ``v(value)``
+  and returns the result values (or None).  A target's ops are emitted this way
+  (the CPU's tasks, an accelerator's calls into its runtime); ``emit`` takes
+  precedence over the built-in rules, so a plug-in may also replace one.
 * Every public function ``@f`` with a body gets a wrapper ``void @f_entry(ptr
   %args)``: ``args`` is an array of pointers, one per argument (the buffer for a
   memref, a pointer to the value for a scalar) and one per result (where the
@@ -75,9 +73,11 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
+from strati import registry
 from strati.dense import numpy_from_dense
 from strati.diagnostics import StratiError
-from strati.dialects.loop.ops import VIEW_OPS, buffer_root
+from strati.dialects.loop.ops import VIEW_OPS
+from strati.functions import argument_names
 
 I1, I8, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(32), ir.IntType(64)
 PTR = ir.PointerType()
@@ -95,9 +95,7 @@ STACK_FUNCTION_LIMIT = 128 * 1024
 DEFAULT_ALIGNMENT = 64
 ENTRY_SUFFIX = "_entry"
 
-SUPPORTED = "func, arith, math, memref, loop and vector ops"
-PARALLEL_FOR = "strati_parallel_for"
-"""The runtime's entry point for cpu.parallel: ``void (ptr task, ptr ctx, i64 n_iters)``."""
+SUPPORTED = "func, arith, math, memref, loop and vector ops, and ops that register an 'emit'"
 
 
 class CodegenError(StratiError):
@@ -285,7 +283,7 @@ class ModuleTranslator:
         self.translation = Translation(self.module)
         self.functions: dict[str, ir.Function] = {}
         self.globals: dict[str, tuple[ir.GlobalVariable, MemRefType]] = {}
-        self.task_count = 0
+        self.counters: dict[str, int] = {}
 
     def translate(self) -> Translation:
         from xdsl.dialects.memref import GlobalOp
@@ -383,8 +381,6 @@ class ModuleTranslator:
             bad = [t for t in inputs[len(inputs) - num_outputs :] if not isinstance(t, MemRefType)]
             if bad:
                 raise CodegenError(f"the last {num_outputs} arguments are outputs and must be memrefs, not {bad[0]}", op)
-        from strati.runtime.interpreter import argument_names
-
         names = argument_names(op) if op.body.blocks else [f"arg{i}" for i in range(len(inputs))]
         self.translation.functions[name] = FunctionInfo(name, None, names, list(inputs), list(outputs), num_outputs)
 
@@ -435,6 +431,11 @@ class ModuleTranslator:
 
     def has_vector_variant(self, name: str) -> bool:
         return self.vector_library is not None and bool(self.vector_library.variants.get(name))
+
+    def unique_name(self, base: str) -> str:
+        """``base`` followed by a number not used before with it (outlined functions, tasks)."""
+        n = self.counters[base] = self.counters.get(base, 0) + 1
+        return f"{base}{n}"
 
     def declare(self, name: str, ret: ir.Type, args: Sequence[ir.Type]) -> ir.Function:
         """An external function or intrinsic, declared once."""
@@ -604,8 +605,6 @@ class FunctionEmitter:
             "vector.broadcast": self.broadcast,
             "vector.fma": self.fma,
             "vector.reduction": self.reduction,
-            "cpu.parallel": self.parallel,
-            "cpu.yield": lambda op: None,
         }
 
     # driver
@@ -627,8 +626,11 @@ class FunctionEmitter:
             self.emit_op(op)
 
     def emit_op(self, op: Operation) -> None:
+        emit = registry.get_op_attr(op.name, "emit")
         handler = self.handlers.get(op.name)
-        if handler is not None:
+        if emit is not None:
+            out = emit(self, op)
+        elif handler is not None:
             out = handler(op)
         elif op.name in FLOAT_BINARY:
             out = self.float_binary(op)
@@ -1054,49 +1056,6 @@ class FunctionEmitter:
         self.fn.blocks.append(exit_block)
         self.b.position_at_end(exit_block)
 
-    def parallel(self, op: Operation) -> None:
-        """``cpu.parallel``: outline the body as a task and hand it to the runtime's thread pool."""
-        captured = captured_values(op)
-        lb, ub, step = (self.v(x) for x in op.operands)
-        tr = self.tr
-        tr.task_count += 1
-        base = f"{self.fn.name}.parallel{tr.task_count}"
-        types = [value_type(v.type, op) for v in captured]
-        # The body, with the captured values as arguments (noalias where they are the only view of their buffer).
-        body_fn = ir.Function(tr.module, ir.FunctionType(VOID, [*types, I64, I64, I64, I64]), f"{base}.body")
-        body_fn.linkage = "internal"
-        body_fn.attributes.add("nounwind")
-        roots = [buffer_root(v) for v in captured]
-        for arg, v, root in zip(body_fn.args, captured, roots):
-            arg.name = v.name_hint or ""
-            if isinstance(v.type, MemRefType) and root is not None and roots.count(root) == 1:
-                arg.add_attribute("noalias")
-        TaskEmitter(tr, self.op, body_fn, captured).emit_task(op)
-        # The task: unpack the context, run the body on [begin, end).
-        task = ir.Function(tr.module, ir.FunctionType(VOID, [PTR, I64, I64]), base)
-        task.linkage = "internal"
-        task.attributes.add("nounwind")
-        ctx_arg, begin, end = task.args
-        ctx_arg.name, begin.name, end.name = "ctx", "begin", "end"
-        tb = ir.IRBuilder(task.append_basic_block("entry"))
-        struct = ir.LiteralStructType([*types, I64, I64])
-        fields = []
-        for k, t in enumerate([*types, I64, I64]):
-            slot = tb.gep(ctx_arg, [ir.Constant(I32, 0), ir.Constant(I32, k)], inbounds=True, source_etype=struct)
-            fields.append(tb.load(slot, typ=t, align=element_size_ir(t)))
-        tb.call(body_fn, [*fields, begin, end])
-        tb.ret_void()
-        # The caller: pack the context (captured values, lb, step), count the iterations, call the runtime.
-        ctx = self.allocas.alloca(struct, name=f"{base}.ctx")
-        ctx.type = PTR  # llvmlite types it {...}*; the IR is in opaque pointers
-        for k, value in enumerate([*(self.v(v) for v in captured), lb, step]):
-            slot = self.b.gep(ctx, [ir.Constant(I32, 0), ir.Constant(I32, k)], inbounds=True, source_etype=struct)
-            self.b.store(value, slot, align=element_size_ir(value.type))
-        span = self.b.sub(ub, lb, flags=("nsw",))
-        n = self.b.sdiv(self.b.add(span, self.b.sub(step, ir.Constant(I64, 1)), flags=("nsw",)), step, name=f"{base}.n")
-        runtime = tr.declare(PARALLEL_FOR, VOID, [PTR, PTR, I64])
-        self.b.call(runtime, [ir.FormattedConstant(PTR, task.get_reference()), ctx, n])
-
     def loop_hints(self, op: Operation):
         width = op.properties["vector_width"].value.data
         unroll = op.properties["unroll"].value.data
@@ -1172,85 +1131,6 @@ class FunctionEmitter:
 
 def is_power_of_two(n: int) -> bool:
     return n > 0 and n & (n - 1) == 0
-
-
-REMATERIALIZED = ("arith.constant", "memref.get_global")
-"""Ops a task recomputes instead of capturing their value (constants keep the task's loops known)."""
-
-
-def captured_values(op: Operation) -> list[SSAValue]:
-    """The values defined outside ``op`` that its regions use, in first-use order (not constants)."""
-    seen: dict[SSAValue, None] = {}
-    inner: set[SSAValue] = set()
-    for nested in op.walk():
-        inner.update(nested.results)
-        for region in nested.regions:
-            for block in region.blocks:
-                inner.update(block.args)
-    for nested in op.walk():
-        if nested is op:
-            continue
-        for v in nested.operands:
-            if v in inner or v in seen:
-                continue
-            owner = v.owner
-            if isinstance(owner, Operation) and owner.name in REMATERIALIZED:
-                continue
-            seen[v] = None
-    return list(seen)
-
-
-class TaskEmitter(FunctionEmitter):
-    """Emits the body of a ``cpu.parallel`` into its own function: ``(captured..., lb, step, begin, end)``."""
-
-    def __init__(self, translator: ModuleTranslator, op: func.FuncOp, fn: ir.Function, captured: list[SSAValue]):
-        super().__init__(translator, op, fn)
-        for value, arg in zip(captured, fn.args):
-            self.values[value] = arg
-        self.captured = captured
-
-    def v(self, value: SSAValue) -> ir.Value:
-        found = self.values.get(value)
-        if found is not None:
-            return found
-        owner = value.owner
-        if isinstance(owner, Operation) and owner.name in REMATERIALIZED:
-            # A constant or a global defined outside the task: recomputed in the entry block.
-            saved = self.b
-            self.b = self.allocas
-            try:
-                self.emit_op(owner)
-            finally:
-                self.b = saved
-            return self.values[value]
-        raise CodegenError("a value used by cpu.parallel was not captured", owner if isinstance(owner, Operation) else None)
-
-    def emit_task(self, op: Operation) -> None:
-        n = len(self.captured)
-        lb, step, begin, end = self.fn.args[n : n + 4]
-        lb.name, step.name, begin.name, end.name = "lb", "step", "begin", "end"
-        iv_value = op.body.block.args[0]
-        label = iv_value.name_hint or "i"
-        before = self.b.block
-        header = self.fn.append_basic_block(f"{label}.task.header")
-        body = self.fn.append_basic_block(f"{label}.task.body")
-        exit_block = ir.Block(parent=self.fn, name=f"{label}.task.exit")
-        self.b.branch(header)
-        self.b.position_at_end(header)
-        k = self.b.phi(I64, name=f"{label}.k")
-        k.add_incoming(begin, before)
-        self.b.cbranch(self.b.icmp_signed("<", k, end), body, exit_block)
-        self.b.position_at_end(body)
-        self.values[iv_value] = self.b.add(lb, self.b.mul(k, step, flags=("nsw",)), name=label, flags=("nsw",))
-        self.depth += 1
-        self.emit_block(op.body.block)
-        self.depth -= 1
-        k.add_incoming(self.b.add(k, ir.Constant(I64, 1), name=f"{label}.k.next", flags=("nsw",)), self.b.block)
-        self.b.branch(header)
-        self.fn.blocks.append(exit_block)
-        self.b.position_at_end(exit_block)
-        self.b.ret_void()
-        self.allocas.branch(self.body)
 
 
 def is_bool(t: Attribute) -> bool:

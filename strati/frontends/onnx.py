@@ -59,6 +59,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from strati import registry
+from strati.registry import DEFAULT_LEVEL, Registry
 from strati.dense import dense_from_numpy, from_dtype, to_dtype
 from strati.diagnostics import StratiError, diagnostic_message, verify_module
 from strati.dialects.graph import ops as gops
@@ -423,24 +424,31 @@ class OpSpec:
     static_inputs: Callable[[int], Sequence[int]] = lambda v: ()
 
 
-OPS: dict[str, OpSpec] = {}
+OPS = Registry("ONNX converter")
+"""ONNX op type -> its OpSpec (the registry convention: origin, levels, conflicts, listing)."""
 
 
-def op(*op_types: str, check: Check | None = None, static: Callable[[int], Sequence[int]] | Sequence[int] = ()):
+def op(
+    *op_types: str,
+    check: Check | None = None,
+    static: Callable[[int], Sequence[int]] | Sequence[int] = (),
+    level: int = DEFAULT_LEVEL,
+):
     """Register a converter for op types; ``static``: the input positions that must be
-    constants (as a function of the op version, or fixed)."""
+    constants (as a function of the op version, or fixed).  A plug-in registers its own the
+    same way (a higher ``level`` replaces one of ours)."""
 
     def decorator(fn: Converter) -> Converter:
         static_fn = static if callable(static) else (lambda v, s=tuple(static): s)
         for t in op_types:
-            OPS[t] = OpSpec(fn, check, static_fn)
+            OPS.register(t, OpSpec(fn, check, static_fn), level=level, origin=fn.__module__)
         return fn
 
     return decorator
 
 
 def supported_op_types() -> list[str]:
-    return sorted(OPS)
+    return OPS.names()
 
 
 OUT_OF_SCOPE_OPS = {

@@ -21,21 +21,7 @@ from strati import registry
 from strati.dense import to_dtype
 from strati.diagnostics import StratiError
 from strati.dialects.shapes import shape_of
-
-
-def find_function(module: ModuleOp, entry: str | None = None) -> func.FuncOp:
-    """The function named ``entry``, or the module's only (or first public) function."""
-    funcs = [op for op in module.walk() if isinstance(op, func.FuncOp) and op.body.blocks]
-    if entry is not None:
-        for f in funcs:
-            if f.sym_name.data == entry:
-                return f
-        names = ", ".join("@" + f.sym_name.data for f in funcs) or "none"
-        raise StratiError(f"no function named @{entry} (functions: {names})")
-    if not funcs:
-        raise StratiError("the module has no function with a body")
-    public = [f for f in funcs if f.sym_visibility is None or f.sym_visibility.data == "public"]
-    return (public or funcs)[0]
+from strati.functions import argument_names, find_function
 
 
 def run_function(
@@ -45,11 +31,6 @@ def run_function(
     fn = find_function(module, entry)
     args = bind_inputs(fn, inputs)
     return Interpreter(module).call(fn, args)
-
-
-def argument_names(fn: func.FuncOp) -> list[str]:
-    """Argument names as the IR spells them (``%x`` -> "x"), ``arg<i>`` where unnamed."""
-    return [a.name_hint or f"arg{i}" for i, a in enumerate(fn.body.blocks[0].args)]
 
 
 def order_inputs(names: Sequence[str], inputs: Sequence | Mapping[str, object]) -> list:

@@ -9,8 +9,11 @@ Calling convention: every function ``@f`` has a wrapper ``void @f_entry(ptr
 %args)`` (see :mod:`strati.codegen.llvm`); ``args`` holds one pointer per argument
 (a buffer's data pointer, or a pointer to a scalar) and one per scalar result.
 One ctypes prototype calls every signature, and ctypes releases the GIL during
-the call (``cpu.parallel`` regions call back into :mod:`strati.runtime.threadpool`,
-bound as ``strati_parallel_for``).  Functions are in destination-passing style: the last
+the call.  The code may call into its target's runtime (the CPU's thread pool, an
+accelerator's driver): the JIT binds the target's ``runtime_symbols()`` before linking
+and calls its ``after_call()`` after every call (where an error the runtime recorded
+is raised).  The target is the module's ``hw.target``; a module without one binds
+those of every registered target.  Functions are in destination-passing style: the last
 ``strati.outputs`` arguments are outputs, which the executable allocates
 (``np.empty``) unless ``out=`` is given, and returns.
 
@@ -36,8 +39,9 @@ from xdsl.ir import Attribute
 from strati.codegen.llvm import FunctionInfo, Translation, translate_module
 from strati.dense import to_dtype
 from strati.diagnostics import StratiError
-from strati.runtime import threadpool
-from strati.runtime.interpreter import find_function
+from strati.dialects.hw.ops import module_target
+from strati.dialects.hw.target import Target, all_targets, get_target
+from strati.functions import find_function
 
 EMBED_LIMIT = 64 * 1024
 """Globals up to this many bytes are embedded in the LLVM module; larger ones are bound by address."""
@@ -164,6 +168,7 @@ class Executable:
     _engine: object = field(repr=False)
     _keep: list = field(repr=False)
     _entry: object = field(repr=False)
+    _targets: list[Target] = field(repr=False, default_factory=list)
     _assembly: str | None = field(repr=False, default=None)
 
     @property
@@ -190,7 +195,8 @@ class Executable:
         arrays = [*inputs, *outputs, *results]
         pointers = (ctypes.c_void_p * max(1, len(arrays)))(*[a.ctypes.data for a in arrays])
         self._entry(pointers)
-        threadpool.raise_pending()  # an error a parallel region recorded (never raised inside native code)
+        for target in self._targets:
+            target.after_call()
         return [*outputs, *(r[()] for r in results)]
 
     def bind(self, args: Sequence, named: Mapping[str, object]) -> list[np.ndarray]:
@@ -307,15 +313,21 @@ def compile_module(
     info = translation.functions[name]
     if info.entry_symbol is None:
         raise StratiError(f"@{name} is private: only public functions can be called", fn)
-    return _build(translation, info, opt_level, times)
+    attr = module_target(module)
+    targets = [get_target(attr.target_name)] if attr is not None else all_targets()
+    return _build(translation, info, opt_level, times, targets)
 
 
-def _build(translation: Translation, info: FunctionInfo, opt_level: int, times: dict[str, float]) -> Executable:
+def _build(
+    translation: Translation, info: FunctionInfo, opt_level: int, times: dict[str, float], targets: list[Target]
+) -> Executable:
     llvm = _llvm()
     unoptimized = str(translation.module)
-    threadpool.bind()  # strati_parallel_for, which cpu.parallel calls
     with _LOCK:
         start = time.perf_counter()
+        for target in targets:
+            for symbol, symbol_address in target.runtime_symbols().items():
+                llvm.add_symbol(symbol, symbol_address)
         for symbol, data in translation.external_data.items():
             llvm.add_symbol(symbol, data.ctypes.data)
         llmod = llvm.parse_assembly(unoptimized)
@@ -349,6 +361,7 @@ def _build(translation: Translation, info: FunctionInfo, opt_level: int, times: 
         _engine=engine,
         _keep=[*translation.external_data.values()],
         _entry=_ENTRY(address),
+        _targets=targets,
     )
 
 

@@ -12,13 +12,18 @@ it is meant for small shapes (tests and debugging), as the oracle one level down
   value (NaN for floats) so that reading what was never written shows; reading or
   freeing a deallocated buffer is an error, as are double frees and freeing a
   buffer that was not allocated.
-* ``loop.for`` is a Python loop (its schedule is ignored), ``loop.view`` a numpy
+* ``loop.for`` -- and any loop of a target built on ``IndexLoop``, e.g. a parallel
+  one -- is a Python loop (its schedule is ignored, iterations run in order), ``loop.view`` a numpy
   reshape that shares memory, ``loop.arena_view`` the arena's bytes reinterpreted
   (a numpy view of the byte array, sharing memory), ``memref.get_global`` the global's initial value
   (read-only for a ``constant`` global), ``func.call`` a call.
 * Scalar ops use the registry's ``reference`` when there is one (the ``arith`` and
   ``math`` references of :mod:`strati.dialects.upstream_attrs`), else a small local
   table.  Scalars are numpy scalars of the type's dtype; ``index`` is a Python int.
+  The same ``reference`` runs a target's ops that write buffers instead of returning
+  values (a DMA, a GEMM on a tile): it gets the buffers as numpy arrays and writes
+  them, and returns nothing, one result or a tuple, so the loop interpreter stays
+  the oracle for every target.
 """
 
 from __future__ import annotations
@@ -40,12 +45,14 @@ from xdsl.dialects.builtin import (
     ModuleOp,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.traits import IsTerminator
 
 from strati import registry
 from strati.dense import numpy_from_dense, to_dtype
 from strati.diagnostics import StratiError
-from strati.dialects.loop.ops import ArenaViewOp, ForOp, ViewOp, YieldOp, buffer_bytes
-from strati.runtime.interpreter import argument_names, find_function, order_inputs
+from strati.dialects.loop.ops import ArenaViewOp, IndexLoop, ViewOp, buffer_bytes
+from strati.functions import argument_names, find_function
+from strati.runtime.interpreter import order_inputs
 
 try:  # the registry's references for arith/math, where that module is present
     importlib.import_module("strati.dialects.upstream_attrs")
@@ -164,7 +171,7 @@ class LoopInterpreter:
     def compile(self, block: Block) -> tuple[list[Step], Operation | None]:
         if block not in self.compiled:
             ops = list(block.ops)
-            terminator = ops[-1] if ops and isinstance(ops[-1], (func.ReturnOp, YieldOp)) else None
+            terminator = ops[-1] if ops and ops[-1].has_trait(IsTerminator) else None
             body = ops[:-1] if terminator is not None else ops
             self.compiled[block] = ([self.step(op) for op in body], terminator)
         return self.compiled[block]
@@ -172,7 +179,7 @@ class LoopInterpreter:
     # -- one op -----------------------------------------------------------------------
 
     def step(self, op: Operation) -> Step:
-        if isinstance(op, ForOp):
+        if isinstance(op, IndexLoop):
             return self._for(op)
         if isinstance(op, memref.LoadOp):
             m, idx, r = op.memref, tuple(op.indices), op.res
@@ -211,7 +218,7 @@ class LoopInterpreter:
             return self._call(op)
         return self._scalar(op)
 
-    def _for(self, op: ForOp) -> Step:
+    def _for(self, op: IndexLoop) -> Step:
         lb, ub, st, iv = op.lb, op.ub, op.step, op.induction_var
         block = op.body.block
 
@@ -330,14 +337,7 @@ class LoopInterpreter:
         operands, results = tuple(op.operands), tuple(op.results)
         types = [r.type for r in results]
         if reference is not None:
-            if len(results) != 1:
-                raise StratiError(f"op '{op.name}' with {len(results)} results is not supported", op)
-            r, t = results[0], types[0]
-
-            def by_reference(env: Env) -> None:
-                env[r] = scalar(t, reference(op, *[env[o] for o in operands]))
-
-            return by_reference
+            return self._by_reference(op, reference)
         local = LOCAL.get(op.name)
         if local is None:
             raise StratiError(f"op '{op.name}' is not supported by the loop interpreter (no 'reference')", op)
@@ -347,6 +347,29 @@ class LoopInterpreter:
             env[r] = scalar(t, local(op, *[env[o] for o in operands]))
 
         return by_table
+
+    def _by_reference(self, op: Operation, reference: Callable[..., Any]) -> Step:
+        """``reference(op, *operands)`` on scalars and buffers (numpy arrays it may write, as a
+        target's DMA or GEMM op does); it returns the result, a tuple of them, or None."""
+        operands, results = tuple(op.operands), tuple(op.results)
+        types = [r.type for r in results]
+
+        def by_reference(env: Env) -> None:
+            out = reference(op, *[env[o] for o in operands])
+            if len(results) == 1:
+                env[results[0]] = _result(types[0], out)
+                return
+            values = () if out is None else tuple(out)
+            if len(values) != len(results):
+                raise StratiError(f"the reference of '{op.name}' returned {len(values)} values for {len(results)} results", op)
+            for r, t, v in zip(results, types, values):
+                env[r] = _result(t, v)
+
+        return by_reference
+
+
+def _result(t: Attribute, value: Any) -> Any:
+    return value if isinstance(t, MemRefType) else scalar(t, value)
 
 
 # --- the local table of scalar semantics, used where the registry has no reference ----------

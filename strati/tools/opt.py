@@ -32,7 +32,7 @@ from strati.diagnostics import (
 )
 from strati.source import module_text, parse_module
 from strati.tools.common import ToolError, run_tool, load_plugin, read_text, write_text
-from strati.transforms import STRATI_PASSES, available_passes
+from strati.transforms import available_passes, strati_passes
 
 TOOL = "strati-opt"
 SPLIT_MARKER = re.compile(r"^// -----[ \t]*$", re.MULTILINE)
@@ -160,15 +160,14 @@ class Driver:
         """``--emit=LEVEL``: the standard pipeline's passes from the module's level down to LEVEL."""
         if self.args.emit is None:
             return []
-        from strati.compiler import LEVELS, module_level, optimizations_for, passes_between
+        from strati.compiler import LEVELS, make_passes, module_level, optimizations_for, passes_between
 
-        target = LEVELS[-1] if self.args.emit == "llvm" else self.args.emit
+        stop = LEVELS[-1] if self.args.emit == "llvm" else self.args.emit
         level = module_level(module)
-        if LEVELS.index(level) > LEVELS.index(target):
+        if LEVELS.index(level) > LEVELS.index(stop):
             raise StratiError(f"the module is at the {level} level, below --emit={self.args.emit}")
-        passes = available_passes()
-        names = passes_between(level, target, optimizations_for(self.args.opt_level))
-        return [passes[name]()() for name in names]
+        names = passes_between(level, stop, optimizations_for(self.args.opt_level))
+        return make_passes(names, self.args.target, self.args.print_strategy)
 
     def verify(self, module: ModuleOp) -> Diagnostic | None:
         start = time.perf_counter()
@@ -229,22 +228,30 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("--crash-reproducer", metavar="FILE", help="when a pass crashes, save the IR it was given")
     ap.add_argument("--load-plugin", action="append", default=[], metavar="FILE.py|MODULE",
                     help="import a plug-in that registers dialects, op attributes or passes")
+    ap.add_argument("--target", metavar="NAME", help="the target --emit lowers for (default: the module's hw.target, else cpu)")
+    ap.add_argument("--print-strategy", action="store_true",
+                    help="with --emit: say which strategy each op gets on the target, and why (stderr)")
     ap.add_argument("--list-passes", action="store_true", help="list the passes and exit")
+    ap.add_argument("--list-targets", action="store_true", help="list the registered targets and exit")
     ap.add_argument("--list-op-attrs", action="store_true", help="print the op x attribute table and exit")
     return ap
 
 
 def list_passes() -> str:
+    ours = strati_passes()
     lines = ["strati passes:"]
-    for name, factory in sorted(STRATI_PASSES.items()):
-        doc = (factory().__doc__ or "").strip().splitlines()
-        lines.append(f"  {name:24} {doc[0] if doc else ''}")
+    for name, reg in ours.items():
+        doc = (reg.value().__doc__ or "").strip().splitlines()
+        origin = "" if reg.origin.startswith("strati.") else f"  [{reg.origin}]"
+        lines.append(f"  {name:24} {doc[0] if doc else ''}{origin}")
     lines.append("xDSL passes:")
-    lines += [f"  {name}" for name in sorted(set(available_passes()) - set(STRATI_PASSES))]
+    lines += [f"  {name}" for name in sorted(set(available_passes()) - set(ours.names()))]
     return "\n".join(lines) + "\n"
 
 
 def list_op_attrs() -> str:
+    import strati.transforms.convert_tensor_to_loop  # noqa: F401  (the tensor ops' bufferize rules)
+
     ctx = make_context()
     names = set(registry.registered_ops())
     for dialect_name in ("graph",):
@@ -274,6 +281,15 @@ def run(argv: list[str] | None = None) -> int:
     if args.list_op_attrs:
         sys.stdout.write(list_op_attrs())
         return 0
+    if args.list_targets:
+        from strati.dialects.hw.target import format_targets
+
+        sys.stdout.write(format_targets())
+        return 0
+    if args.target is not None:
+        from strati.dialects.hw.target import get_target
+
+        get_target(args.target)  # an unknown name: one line listing the known ones
     passes = parse_pipeline(args.passes)
     text = read_text(args.input_file)
     driver = Driver(args, passes)

@@ -47,6 +47,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("--atol", type=float, default=1e-5, help="absolute tolerance of --check (default 1e-5)")
     ap.add_argument("--output-dir", metavar="DIR", help="save each output as DIR/<name>.npy")
     ap.add_argument("--bench", type=int, default=0, metavar="N", help="run N more times and print their median time per call")
+    ap.add_argument("--target", metavar="NAME", help="the target the jit backend compiles for (default: the module's, else cpu)")
     ap.add_argument("--load-plugin", action="append", default=[], metavar="FILE.py|MODULE")
     return ap
 
@@ -149,11 +150,11 @@ def interpreted(module: ModuleOp, fn: func.FuncOp) -> Runner:
     return lambda inputs: run_loop_function(module, inputs, fn.sym_name.data)
 
 
-def compiled(module: ModuleOp, fn: func.FuncOp, opt_level: int) -> Runner:
-    """Native code for the host CPU through the standard pipeline."""
+def compiled(module: ModuleOp, fn: func.FuncOp, opt_level: int, target: str | None = None) -> Runner:
+    """Native code through the standard pipeline, for the target named (default: the module's, else the host CPU)."""
     from strati.compiler import compile as compile_module
 
-    exe = compile_module(module, entry=fn.sym_name.data, opt_level=opt_level)
+    exe = compile_module(module, target, entry=fn.sym_name.data, opt_level=opt_level)
     print(f"compiled @{fn.sym_name.data} in {sum(exe.compile_seconds.values()):.3f} s")
     return lambda inputs: exe.run(*inputs)
 
@@ -198,7 +199,7 @@ def run(argv: list[str] | None = None) -> int:
         fn = find_function(module, args.entry)
         given = read_inputs(fn, args.input, args.random_inputs)
         inputs = [given[name] for name in input_names(fn)]
-        make = {"interp": interpreted, "jit": lambda m, f: compiled(m, f, args.opt_level)}
+        make = {"interp": interpreted, "jit": lambda m, f: compiled(m, f, args.opt_level, args.target)}
         outputs, times = timed(make[args.backend](module, fn), inputs, args.bench)
         reference = None
         if args.check:

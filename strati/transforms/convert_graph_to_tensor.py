@@ -1,10 +1,15 @@
 """convert-graph-to-tensor: every op with a registered ``lower`` becomes tensor-level IR.
 
-One rewrite pattern drives it: it looks up the op's ``lower`` attribute in the
-registry and calls it with a :class:`TensorBuilder` placed before the op; the
-values it returns replace the op's results.  So an op defined outside strati
-lowers by the same path once it registers ``lower``.  A graph op left without
+One rewrite pattern drives it: for each op it takes the target's cheapest applicable
+strategy (:mod:`strati.strategy`), else the op's registered ``lower`` attribute, and
+calls it with a :class:`TensorBuilder` that inserts through the pattern rewriter before
+the op; the values it returns replace the op's results.  So an op defined outside
+strati lowers by the same path once it registers ``lower``.  A graph op left without
 one is an error naming it; ops of other dialects without one are left alone.
+
+Options: ``target`` names the target whose strategies apply (default: the module's
+``hw.target``, else the default target); ``print-strategy`` writes each choice and why
+to stderr.
 """
 
 from __future__ import annotations
@@ -13,36 +18,23 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
-from strati import registry
-from strati.diagnostics import StratiError
+from strati.dialects.graph.lowering import lowered_values
+from strati.dialects.hw.ops import TargetAttr
+from strati.dialects.hw.target import target_of
 from strati.dialects.tensor.build import TensorBuilder
 
 
-def lowered_values(op: Operation) -> list[SSAValue] | None:
-    """Build the tensor-level IR of ``op`` before it through its registered ``lower``; the values
-    that replace its results (None for an op of another dialect without one)."""
-    lower = registry.get_op_attr(op.name, "lower")
-    if lower is None:
-        if op.dialect_name() == "graph":
-            raise StratiError("has no 'lower' attribute: it cannot be converted to the tensor level", op)
-        return None
-    results = lower(op, TensorBuilder(op))
-    results = list(results) if isinstance(results, (list, tuple)) else [results]
-    if len(results) != len(op.results):
-        raise StratiError(f"'lower' returned {len(results)} values for {len(op.results)} results", op)
-    for old, new in zip(op.results, results):
-        if old.type != new.type:
-            raise StratiError(f"'lower' produced {new.type} for a result of type {old.type}", op)
-    return results
-
-
+@dataclass
 class LowerThroughRegistry(RewritePattern):
+    target: TargetAttr | None = None
+    print_strategy: bool = False
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        results = lowered_values(op)
+        results = lowered_values(op, TensorBuilder(op, rewriter, self.target, self.print_strategy))
         if results is not None:
             rewriter.replace(op, [], results)
 
@@ -51,5 +43,10 @@ class LowerThroughRegistry(RewritePattern):
 class ConvertGraphToTensorPass(ModulePass):
     name = "convert-graph-to-tensor"
 
+    target: str | None = None
+    print_strategy: bool = False
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(LowerThroughRegistry(), apply_recursively=False).rewrite_module(op)
+        _, description = target_of(op, self.target)
+        pattern = LowerThroughRegistry(description, self.print_strategy)
+        PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)

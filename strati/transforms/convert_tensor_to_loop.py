@@ -36,6 +36,14 @@ Conventions of the result (level 3):
   ``tensor.empty``, a fill loop for ``tensor.fill``, a copy loop otherwise.
   Data movement (fill, concat, extract/insert slices, pad) are copy loop nests,
   all ``parallel``.
+* **Open.** Each op is converted by its registered ``bufferize`` attribute,
+  ``bufferize(bufferizer, op)`` (the tensor dialect's are at the end of this file).
+  A rule reads its operands' buffers with ``bufferizer.buffer(value)`` (scalars from
+  ``bufferizer.values``), gets a result's buffer with ``bufferizer.result_buffer(result)``
+  (or sets ``bufferizer.values[result]``), and inserts ops with ``bufferizer.emit(op)``;
+  ``loops``, ``load``, ``store`` and ``copy`` build loop nests.  So a target's op at
+  the tensor level (an accelerator's GEMM) bufferizes into its memref form without a
+  change here.  An op with tensors and no rule is an error naming it.
 """
 
 from __future__ import annotations
@@ -71,6 +79,7 @@ from xdsl.ir.affine import (
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
+from strati import registry
 from strati.diagnostics import StratiError
 from strati.dialects.loop.ops import ForOp, ViewOp
 from strati.dialects.tensor.ops import (
@@ -444,29 +453,14 @@ class FunctionBufferizer:
             self.location = op.location
             if op is self.ret:
                 self.convert_return(op)
-            elif isinstance(op, (EmptyOp, FillOp)):
-                continue  # materialised when first needed
-            elif isinstance(op, GenericOp):
-                self.convert_generic(op)
             elif is_tensor_constant(op):
                 self.convert_constant(op)
-            elif isinstance(op, ReshapeOp):
-                self.convert_reshape(op)
-            elif isinstance(op, ConcatOp):
-                self.convert_concat(op)
-            elif isinstance(op, ExtractSliceOp):
-                self.convert_extract_slice(op)
-            elif isinstance(op, InsertSliceOp):
-                self.convert_insert_slice(op)
-            elif isinstance(op, PadOp):
-                self.convert_pad(op)
-            elif isinstance(op, ExtractOp):
-                indices = [self.values[i] for i in op.indices]
-                self.values[op.result] = self.load(self.buffer(op.tensor), indices)
             elif isinstance(op, func.CallOp) and op.callee.root_reference.data in self.signatures:
                 self.convert_call(op)
+            elif (rule := registry.get_op_attr(op.name, "bufferize")) is not None:
+                rule(self, op)
             elif has_tensors(op):
-                raise StratiError("cannot be bufferized: convert-tensor-to-loop does not know this op", op)
+                raise StratiError("cannot be bufferized: it has no 'bufferize' attribute", op)
             else:
                 self.emit(op.clone(value_mapper=self.values))
         self.place_deallocs()
@@ -488,6 +482,10 @@ class FunctionBufferizer:
             if buf is not out:
                 self.copy(buf, out)
         self.emit(func.ReturnOp())
+
+    def convert_extract(self, op: ExtractOp) -> None:
+        indices = [self.values[i] for i in op.indices]
+        self.values[op.result] = self.load(self.buffer(op.tensor), indices)
 
     def convert_constant(self, op: arith.ConstantOp) -> None:
         t = memref_of(op.result.type, op)
@@ -679,3 +677,21 @@ def _fold(kind: AffineBinaryOpKind, a: int, b: int) -> int:
         case AffineBinaryOpKind.CeilDiv:
             return -(-a // b)
     raise AssertionError(kind)
+
+
+def _materialised_when_needed(bufferizer: FunctionBufferizer, op: Operation) -> None:
+    """``tensor.empty`` and ``tensor.fill`` allocate nothing until some op needs their buffer."""
+
+
+for _name, _rule in (
+    ("tensor.empty", _materialised_when_needed),
+    ("tensor.fill", _materialised_when_needed),
+    ("tensor.generic", FunctionBufferizer.convert_generic),
+    ("tensor.reshape", FunctionBufferizer.convert_reshape),
+    ("tensor.concat", FunctionBufferizer.convert_concat),
+    ("tensor.extract_slice", FunctionBufferizer.convert_extract_slice),
+    ("tensor.insert_slice", FunctionBufferizer.convert_insert_slice),
+    ("tensor.pad", FunctionBufferizer.convert_pad),
+    ("tensor.extract", FunctionBufferizer.convert_extract),
+):
+    registry.register_op_attr(_name, "bufferize", _rule)

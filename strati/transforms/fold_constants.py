@@ -1,19 +1,25 @@
 """fold-constants: evaluate ops whose operands are all constants, through ``reference``.
 
 Any op, of any dialect, that is free of side effects, has a registered
-``reference`` and static result shapes is replaced by ``graph.constant`` ops
-holding its results, as long as they have at most ``max-elements`` elements in
-all (a large folded tensor costs more memory than it saves time).  Constants
+``reference`` and static result shapes is replaced by constants holding its
+results, as long as they have at most ``max-elements`` elements in all (a large
+folded tensor costs more memory than it saves time).  The constants are made by
+the op's dialect's ``ConstantMaterializationInterface`` (xDSL's, as MLIR's
+``materializeConstant``): ``graph.constant`` for a graph op, ``arith.constant``
+for a tensor-level one; an op whose dialect lacks the interface takes its constant
+operands' dialect's (a plug-in's op among graph constants), else stays unfolded.  Constants
 left without users are erased.  Folding walks the function in order, so whole
 constant subgraphs fold in one run.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
 from xdsl.context import Context
+from xdsl.dialect_interfaces.constant_materialization import ConstantMaterializationInterface
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -23,7 +29,6 @@ from xdsl.traits import ConstantLike, is_side_effect_free
 from strati import registry
 from strati.dense import dense_from_numpy, numpy_from_dense
 from strati.diagnostics import StratiError
-from strati.dialects.graph.ops import ConstantOp
 
 
 @dataclass(frozen=True)
@@ -37,18 +42,23 @@ class FoldConstantsPass(ModulePass):
         for candidate in list(op.walk()):
             if candidate.parent is None or not self.foldable(candidate):
                 continue
+            materializer = materializer_of(ctx, candidate)
+            if materializer is None:
+                continue
             args = [constant_value(v) for v in candidate.operands]
             try:
                 outs = registry.get_op_attr(candidate.name, "reference")(candidate, *args)
             except Exception as err:  # noqa: BLE001 - the op's reference rejected these constants
                 raise StratiError(f"cannot fold: {type(err).__name__}: {err}", candidate) from err
             outs = list(outs) if isinstance(outs, (tuple, list)) else [outs]
-            constants = [ConstantOp(dense_from_numpy(np.asarray(o))) for o in outs]
+            constants = [materializer.materialize_constant(dense_from_numpy(np.asarray(o)), r.type) for o, r in zip(outs, candidate.results)]
+            if any(c is None for c in constants):
+                continue  # the dialect cannot hold these values as constants
             for c in constants:
                 c.location = candidate.location
             Rewriter.insert_op(constants, InsertPoint.before(candidate))
             folded_inputs += [v.owner for v in candidate.operands if isinstance(v.owner, Operation)]
-            Rewriter.replace_op(candidate, [], [c.result for c in constants])
+            Rewriter.replace_op(candidate, [], [c.results[0] for c in constants])
         for const in folded_inputs:
             if const.parent is not None and not any(r.uses for r in const.results):
                 Rewriter.erase_op(const)
@@ -66,6 +76,25 @@ class FoldConstantsPass(ModulePass):
                 return False
             total += int(np.prod(r.type.get_shape(), dtype=np.int64))
         return total <= self.max_elements
+
+
+def materializer_of(ctx: Context, op: Operation) -> ConstantMaterializationInterface | None:
+    """The op's dialect's interface, else that of the dialect of its constant operands (a
+    plug-in's op among graph constants folds into graph constants)."""
+    owners = [v.owner for v in op.operands if isinstance(v.owner, Operation)]
+    for name in dict.fromkeys([op.dialect_name(), *(o.dialect_name() for o in owners)]):
+        dialect = ctx.get_optional_dialect(name) or _strati_context().get_optional_dialect(name)
+        if dialect is not None and (found := dialect.get_interface(ConstantMaterializationInterface)) is not None:
+            return found
+    return None
+
+
+@functools.cache
+def _strati_context() -> Context:
+    """strati's dialects, for a pass given a context without them."""
+    from strati.context import make_context
+
+    return make_context()
 
 
 def constant_value(value: SSAValue) -> np.ndarray | None:

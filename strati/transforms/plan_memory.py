@@ -1,4 +1,4 @@
-"""plan-memory: every temporary buffer of a function becomes a view into one arena.
+"""plan-memory: every temporary buffer of a function becomes a view into one arena per memory space.
 
 A loop-level function (see :mod:`strati.transforms.convert_tensor_to_loop`) gets a
 ``memref.alloc`` per temporary and a ``memref.dealloc`` after its last use.  This
@@ -9,6 +9,12 @@ pass replaces them, per function, with **one** allocation:
     %p = loop.arena_view %arena[8192] : memref<12096xi8> to memref<1x3x18x18xf32>
     ...                                                                  // (was memref.alloc)
     memref.dealloc %arena : memref<12096xi8>                             // before func.return
+
+**Memory spaces.**  Temporaries in a target's memory (``memref<..., #hw.space<"sram">>``)
+are planned apart, one arena per space (``%arena_sram = memref.alloc() : memref<Nxi8,
+#hw.space<"sram">>``), which must fit the capacity the module's target declares for
+that space: more is an error naming the function, the bytes and the capacity, and a
+space the target does not declare is an error listing its spaces.
 
 **The arena** is an ``i8`` buffer allocated at the start of the function and freed
 just before it returns (rather than passed in by the runtime: the function keeps
@@ -73,11 +79,14 @@ from typing import Any
 
 from xdsl.context import Context
 from xdsl.dialects import func, memref
-from xdsl.dialects.builtin import MemRefType, ModuleOp, i8
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, NoneAttr, TensorType, i8, i64
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
-from strati.dialects.loop.ops import ARENA_ALIGNMENT, ArenaViewOp, ForOp, buffer_bytes
+from strati.diagnostics import StratiError
+from strati.dialects.hw.ops import MemorySpaceAttr, memory_space
+from strati.dialects.hw.target import target_of
+from strati.dialects.loop.ops import ARENA_ALIGNMENT, ArenaViewOp, IndexLoop, buffer_bytes
 
 VIEW_OPS = frozenset(
     {
@@ -202,6 +211,8 @@ class Slot:
 @dataclass
 class FunctionPlan:
     name: str
+    space: str | None = None
+    """The memory space of its temporaries and arena (None: main memory)."""
     buffers: list[Buffer] = field(default_factory=list)
     slots: list[Slot] = field(default_factory=list)
     arena_bytes: int = 0
@@ -229,8 +240,9 @@ class FunctionPlan:
         return peak
 
     def report(self) -> str:
+        where = "" if self.space is None else f" in space '{self.space}'"
         return (
-            f"plan-memory @{self.name}: {len(self.buffers)} buffers, {self.in_place} in place; "
+            f"plan-memory @{self.name}{where}: {len(self.buffers)} buffers, {self.in_place} in place; "
             f"one buffer per temporary: {self.peak_bytes} bytes live at peak, {self.naive_bytes} bytes in all; "
             f"arena: {self.arena_bytes} bytes"
         )
@@ -275,12 +287,15 @@ def alias_closure(root: SSAValue) -> tuple[list[SSAValue], list[Operation], bool
     return aliases, deallocs, escapes
 
 
-def temporaries(block: Block, alignment: int) -> list[Buffer]:
+def temporaries(block: Block, alignment: int, space: str | None = None) -> list[Buffer]:
+    """The temporaries of one memory space (None: main memory)."""
     found = []
     for op in block.ops:
         if not isinstance(op, memref.AllocOp) or op.dynamic_sizes or op.symbol_operands:
             continue
         result = op.results[0]
+        if memory_space(result.type) != space:
+            continue
         size = buffer_bytes(result.type)
         if size is None or any(isinstance(u.operation, ArenaViewOp) for u in result.uses):
             continue
@@ -294,14 +309,17 @@ def temporaries(block: Block, alignment: int) -> list[Buffer]:
     return found
 
 
-def analyse_function(fn: func.FuncOp, *, in_place: bool = True, alignment: int = ARENA_ALIGNMENT) -> FunctionPlan | None:
-    """The plan for one function (None when it has no body or more than one block)."""
+def analyse_function(
+    fn: func.FuncOp, *, in_place: bool = True, alignment: int = ARENA_ALIGNMENT, space: str | None = None
+) -> FunctionPlan | None:
+    """The plan for one function's temporaries in one memory space (None when it has no
+    body or more than one block)."""
     if len(fn.body.blocks) != 1:
         return None
     block = fn.body.block
-    plan = FunctionPlan(fn.sym_name.data)
+    plan = FunctionPlan(fn.sym_name.data, space)
     position = {op: i for i, op in enumerate(block.ops)}
-    plan.buffers = temporaries(block, alignment)
+    plan.buffers = temporaries(block, alignment, space)
     for b in plan.buffers:
         points = [
             position[top]
@@ -359,10 +377,8 @@ def enclosing_ivs(block: Block, top: Operation) -> list[SSAValue] | None:
         parent = block.parent_op()
         if parent is None:
             return None
-        if isinstance(parent, ForOp):
+        if isinstance(parent, IndexLoop):  # loop.for, or a target's loop (a parallel one)
             ivs.append(parent.induction_var)
-        elif parent.name == "cpu.parallel" and len(parent.regions) == 1 and len(parent.regions[0].blocks) == 1:
-            ivs.append(parent.regions[0].block.args[0])
         else:
             return None
         if parent is top:
@@ -415,8 +431,9 @@ def rewrite(fn: func.FuncOp, plan: FunctionPlan) -> None:
         return
     block = fn.body.block
     align = max([ARENA_ALIGNMENT, *(s.align for s in plan.slots)])  # an alloc may have asked for more
-    arena = memref.AllocOp.get(i8, alignment=align, shape=[plan.arena_bytes])
-    arena.results[0].name_hint = "arena"
+    space = NoneAttr() if plan.space is None else MemorySpaceAttr(plan.space)
+    arena = memref.AllocOp([], [], MemRefType(i8, [plan.arena_bytes], NoneAttr(), space), alignment=IntegerAttr(align, i64))
+    arena.results[0].name_hint = "arena" if plan.space is None else f"arena_{plan.space}"
     first = block.first_op
     assert first is not None
     arena.location = fn.location
@@ -450,42 +467,75 @@ def functions(module: ModuleOp) -> list[func.FuncOp]:
     return [f for f in module.walk() if isinstance(f, func.FuncOp) and f.body.blocks]
 
 
+def spaces(fn: func.FuncOp) -> list[str | None]:
+    """The memory spaces of a function's top-level allocations, main memory (None) first."""
+    named = {memory_space(op.results[0].type) for op in fn.body.block.ops if isinstance(op, memref.AllocOp)} - {None}
+    return [None, *sorted(named)]  # type: ignore[type-var]
+
+
+def plan_module(module: ModuleOp, *, in_place: bool = True) -> list[FunctionPlan]:
+    """One plan per function and memory space; a space's arena must fit the capacity the
+    module's target gives it (:meth:`strati.dialects.hw.target.Target.space_capacity`)."""
+    plans = []
+    target = description = None
+    for fn in functions(module):
+        if len(fn.body.blocks) != 1:
+            continue
+        for space in spaces(fn):
+            plan = analyse_function(fn, in_place=in_place, space=space)
+            if plan is None:
+                continue
+            if space is not None:
+                if target is None:
+                    target, description = target_of(module)
+                if space not in target.memory_spaces:
+                    known = ", ".join(f"'{n}'" for n in target.memory_spaces) or "none"
+                    raise StratiError(f"plan-memory: target '{target.name}' has no memory space '{space}' (its spaces: {known})", fn)
+                capacity = target.space_capacity(description, space)
+                if capacity is not None and plan.arena_bytes > capacity:
+                    raise StratiError(
+                        f"plan-memory: the temporaries of @{plan.name} in space '{space}' need {plan.arena_bytes} bytes, "
+                        f"more than its {capacity} ({target.memory_spaces[space]} of target '{target.name}'); "
+                        "tile the work so that it fits",
+                        fn,
+                    )
+            plans.append(plan)
+    return plans
+
+
 @dataclass(frozen=True)
 class PlanMemoryPass(ModulePass):
+    """Every temporary of a function becomes a view into one arena per memory space."""
+
     name = "plan-memory"
 
     report: bool = False
     in_place: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for fn in functions(op):
-            plan = analyse_function(fn, in_place=self.in_place)
-            if plan is None:
-                continue
+        for plan in plan_module(op, in_place=self.in_place):
             if self.report:
                 sys.stderr.write(plan.report() + "\n")
+            fn = next(f for f in functions(op) if f.sym_name.data == plan.name)
             rewrite(fn, plan)
 
 
 def memory_plan(module: ModuleOp, *, in_place: bool = True) -> dict[str, dict[str, Any]]:
-    """The plan ``plan-memory`` makes, per function name, without changing ``module``:
-    ``buffers`` (temporaries planned), ``in_place`` (how many of them take the bytes of one
-    that dies where they are computed), ``naive_bytes`` (all temporaries, one buffer each),
+    """The plan ``plan-memory`` makes for a loop-level module, without changing it: per
+    function name (``name:space`` for a memory space other than main memory), ``buffers``
+    (temporaries planned), ``in_place`` (how many of them take the bytes of one that dies
+    where they are computed), ``naive_bytes`` (all temporaries, one buffer each),
     ``peak_bytes`` (the most bytes live at once with one buffer per temporary),
     ``arena_bytes`` (the arena's size) and ``placements`` (per buffer: name, type, bytes,
     lifetime ``start``/``end`` as top-level op positions, ``offset``, ``in_place_of``: the
-    index in ``placements`` of the buffer whose bytes it is computed over, or None).
-    A module above the loop level is lowered (a clone) first."""
-    from strati.compiler import LEVELS, lower_to, module_level
-
-    if LEVELS.index(module_level(module)) < LEVELS.index("loop"):
-        module = lower_to(module.clone(), "loop")
-    plans = {}
+    index in ``placements`` of the buffer whose bytes it is computed over, or None)."""
     for fn in functions(module):
-        plan = analyse_function(fn, in_place=in_place)
-        if plan is not None:
-            plans[plan.name] = plan.as_dict()
-    return plans
+        if any(isinstance(t, TensorType) for t in (*fn.function_type.inputs.data, *fn.function_type.outputs.data)):
+            raise StratiError(f"memory_plan needs a loop-level module, and @{fn.sym_name.data} takes or returns tensors: lower it first")
+    return {
+        plan.name if plan.space is None else f"{plan.name}:{plan.space}": plan.as_dict()
+        for plan in plan_module(module, in_place=in_place)
+    }
 
 
 __all__ = ["PlanMemoryPass", "assign_offsets", "conflicts", "memory_plan"]

@@ -17,14 +17,16 @@ from strati.context import make_context
 from strati.dense import to_dtype
 from strati.dialects.hw import TARGET_ATTR, TargetAttr, module_target
 from strati.dialects.hw.cpu import ParallelOp
-from strati.dialects.hw.targets import get_target, host_caches, host_cpu, register_target
+from strati.dialects.hw.cpu import threadpool
+from strati.dialects.hw.cpu.target import host_caches, host_cpu
+from strati.dialects.hw.target import Field, Target, describe, get_target, register_target, target_names, unregister_target
 from strati.dialects.shapes import shape_of
 from strati.diagnostics import StratiError
-from strati.runtime import threadpool
 from strati.runtime.interpreter import find_function, run_function
 from strati.runtime.jit import compile_module, host_vector_library
 from strati.source import parse_module
 from strati.transforms.convert_loop_to_hw import ConvertLoopToHwPass
+from strati.transforms.vectorize import vector_lanes
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 RNG = np.random.default_rng(2024)
@@ -41,11 +43,13 @@ def fixed_target(lanes: int = 8, cores: int = 2, fma: bool = True) -> TargetAttr
     return TargetAttr("cpu", vector_width=lanes, fma=fma, cores=cores, l1=32768, l2=524288, l3=16777216)
 
 
-def to_hw(module, target: TargetAttr | None = None, **options):
-    """convert-loop-to-hw on a loop-level module, with a fixed description when given."""
+def to_hw(module, target: TargetAttr | None = None, parallel_threshold: int | None = None):
+    """convert-loop-to-hw on a loop-level module, with a fixed description when given (and the
+    CPU's pipeline with another cpu-parallelize threshold when given)."""
     if target is not None:
         module.attributes[TARGET_ATTR] = target
-    ConvertLoopToHwPass(**options).apply(make_context(), module)
+    pipeline = None if parallel_threshold is None else f"interchange,vectorize,cpu-parallelize{{threshold={parallel_threshold}}}"
+    ConvertLoopToHwPass(pipeline=pipeline).apply(make_context(), module)
     module.verify()
     return module
 
@@ -82,11 +86,11 @@ func.func @ew({args}, %out: {mt}) attributes {{strati.outputs = 1 : i64}} {{
 def test_host_description_is_sane():
     t = host_cpu()
     assert t.target_name == "cpu"
-    assert t.lanes in (4, 8, 16)
-    assert t.num_cores >= 1
-    assert all(size > 0 for size in t.cache_sizes)
-    assert get_target("cpu") == t
-    assert t.lanes_for(64) == t.lanes // 2 and t.lanes_for(32) == t.lanes
+    assert t["vector_width"] in (4, 8, 16)
+    assert t["cores"] >= 1
+    assert all(t[level] > 0 for level in ("l1", "l2", "l3"))
+    assert describe("cpu") == t and get_target("cpu").describe() == t
+    assert vector_lanes(t, 64) == t["vector_width"] // 2 and vector_lanes(t, 32) == t["vector_width"]
 
 
 def test_cache_sizes_from_sysfs_and_defaults(tmp_path):
@@ -100,19 +104,30 @@ def test_cache_sizes_from_sysfs_and_defaults(tmp_path):
     assert host_caches(str(tmp_path / "absent")) == (32 * 1024, 512 * 1024, 8 * 1024**2)
 
 
-def test_target_registry_and_unknown_target(monkeypatch):
-    from strati.dialects.hw import targets
+class ScalarTarget(Target):
+    """A target without vectors or threads: its pipeline is empty, so loop nests stay as they are."""
 
-    monkeypatch.setattr(targets, "_TARGETS", dict(targets._TARGETS))
-    npu = TargetAttr("test-npu", vector_width=4, fma=False, cores=1, l1=0, l2=0, l3=0)
-    register_target("test-npu", lambda: npu)
-    assert get_target("test-npu") == npu
-    assert "test-npu" in targets.target_names()
-    with pytest.raises(KeyError, match="unknown target 'nope'"):
+    name = "test-scalar"
+    fields = (Field("cores", int, default=1),)
+
+
+def test_target_registry_and_unknown_target():
+    register_target(ScalarTarget())
+    try:
+        assert "test-scalar" in target_names()
+        assert describe("test-scalar") == TargetAttr("test-scalar", cores=1)
+        module = parse(elementwise(64, "%r = arith.negf %v0 : f32"))
+        ConvertLoopToHwPass(target="test-scalar").apply(make_context(), module)
+        assert module_target(module) == TargetAttr("test-scalar", cores=1)
+        assert not ops_named(module, "vector.load") and not ops_named(module, "cpu.parallel")
+        with pytest.raises(StratiError, match="is already registered"):
+            register_target(type("Other", (ScalarTarget,), {"__module__": "elsewhere"})())
+    finally:
+        unregister_target("test-scalar")
+    with pytest.raises(StratiError, match=r"unknown target 'nope' \(targets: cpu"):
         get_target("nope")
-    module = parse(elementwise(64, "%r = arith.negf %v0 : f32"))
-    with pytest.raises(StratiError, match="cannot map onto target 'test-npu'"):
-        ConvertLoopToHwPass(target="test-npu").apply(make_context(), module)
+    with pytest.raises(StratiError, match="convert-loop-to-hw: unknown target 'nope'"):
+        ConvertLoopToHwPass(target="nope").apply(make_context(), parse(elementwise(8, "%r = arith.negf %v0 : f32")))
 
 
 def test_pass_attaches_the_host_description_and_keeps_a_given_one():
@@ -420,9 +435,9 @@ def test_num_threads_from_environment(monkeypatch):
     monkeypatch.setenv(threadpool.ENV, "3")
     assert threadpool.num_threads() == 3
     monkeypatch.setenv(threadpool.ENV, "zero")
-    assert threadpool.num_threads() == host_cpu().num_cores
+    assert threadpool.num_threads() == host_cpu()["cores"]
     monkeypatch.delenv(threadpool.ENV)
-    assert threadpool.num_threads() == host_cpu().num_cores
+    assert threadpool.num_threads() == host_cpu()["cores"]
     with pytest.raises(ValueError):
         threadpool.set_num_threads(0)
 

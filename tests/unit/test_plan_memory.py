@@ -29,7 +29,7 @@ from strati.dialects.loop.ops import ArenaViewOp
 from strati.runtime import loop_interpreter
 from strati.runtime.jit import compile_module
 from strati.runtime.loop_interpreter import run_loop_function
-from strati.transforms import STRATI_PASSES
+from strati.transforms import strati_passes
 from strati.transforms.plan_memory import PlanMemoryPass, assign_offsets, conflicts, memory_plan
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -81,7 +81,7 @@ def nan_arenas(monkeypatch):
 
 
 def test_registered():
-    assert STRATI_PASSES["plan-memory"]() is PlanMemoryPass
+    assert strati_passes().get("plan-memory")() is PlanMemoryPass
 
 
 @pytest.mark.parametrize("in_place", [True, False], ids=["in-place", "no-in-place"])
@@ -167,11 +167,14 @@ def test_memory_plan_placements(lowered, name: str):
                 assert root(i) == root(j), (a, b)
 
 
-def test_memory_plan_lowers_a_graph_module():
+def test_memory_plan_of_a_graph_module_is_lowered_by_the_caller():
     module = load(EXAMPLES / "mlp.mlir")
-    before = str(module)
-    p = memory_plan(module)
-    assert str(module) == before
+    with pytest.raises(StratiError, match="needs a loop-level module"):
+        memory_plan(module)
+    loops = lower_to(module.clone(), "loop")
+    before = str(loops)
+    p = memory_plan(loops)
+    assert str(loops) == before
     assert set(p) == {"mlp"} and p["mlp"]["arena_bytes"] > 0
 
 

@@ -1,26 +1,33 @@
 """The hw dialect: what every hardware target shares (level 4).
 
-A target is described by one attribute, attached to the module as the discardable
-attribute ``hw.target``; passes below level 3 read it and never hard-code a
-machine::
+**The target description.**  A target is described by one attribute, attached to the
+module as the discardable attribute ``hw.target``; passes below level 3 read it and
+never hard-code a machine::
 
     builtin.module attributes {hw.target = #hw.target<"cpu", vector_width = 8, fma = true,
                                                        cores = 2, l1 = 32768, l2 = 524288, l3 = 16777216>} {
       ...
     }
 
-``vector_width`` is in f32 lanes (8 for AVX2, 16 for AVX-512, 4 for SSE/NEON),
-``fma`` whether fused multiply-add is native, ``cores`` how many tasks may run at
-once, ``l1``/``l2``/``l3`` the data cache sizes in bytes (per core for L1/L2).
-The target dialect itself (e.g. ``cpu``) holds the ops; :mod:`strati.dialects.hw.targets`
-is the registry of named descriptions (``cpu`` = the host, detected at run time).
+The name says which registered target (:mod:`strati.dialects.hw.target`) it describes;
+the fields are that target's own (:attr:`Target.fields`): the CPU has vector width,
+FMA, cores and caches, an accelerator its scratchpad sizes and tile shape.  A field is
+an integer, a boolean, a string or a list of integers (``tile = [16, 16, 16]``).  The
+parser checks every field against the target's declaration, so a description of a
+target that is not registered (a plug-in not loaded) is an error naming the known ones.
+
+**Memory spaces.**  ``#hw.space<"sram">`` is the memory space of a ``memref`` that lives
+somewhere other than main memory (``memref<16x16xi8, #hw.space<"sram">>``); the target
+declares its spaces and their capacities (:attr:`Target.memory_spaces`), and
+``plan-memory`` makes one arena per space.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from xdsl.dialects.builtin import IntAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntAttr, IntegerAttr, MemRefType, ModuleOp, StringAttr, i1
 from xdsl.ir import Attribute, ParametrizedAttribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
@@ -30,127 +37,158 @@ from xdsl.utils.exceptions import VerifyException
 TARGET_ATTR = "hw.target"
 """The name of the module attribute that holds the target description."""
 
-_INT_FIELDS = ("vector_width", "cores", "l1", "l2", "l3")
-_FIELDS = ("vector_width", "fma", "cores", "l1", "l2", "l3")
+
+def to_attr(value: Any) -> Attribute:
+    """A description field's Python value as an attribute."""
+    if isinstance(value, bool):
+        return IntegerAttr(int(value), i1)
+    if isinstance(value, int):
+        return IntAttr(value)
+    if isinstance(value, str):
+        return StringAttr(value)
+    if isinstance(value, (tuple, list)) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return ArrayAttr([IntAttr(v) for v in value])
+    raise TypeError(f"a #hw.target field is an int, a bool, a string or a list of ints, not {value!r}")
+
+
+def from_attr(attr: Attribute) -> Any:
+    if isinstance(attr, IntegerAttr):
+        return bool(attr.value.data)
+    if isinstance(attr, IntAttr):
+        return attr.data
+    if isinstance(attr, StringAttr):
+        return attr.data
+    if isinstance(attr, ArrayAttr):
+        return tuple(from_attr(a) for a in attr.data)
+    raise TypeError(f"not a #hw.target field value: {attr}")
 
 
 @irdl_attr_definition
 class TargetAttr(ParametrizedAttribute):
-    """``#hw.target<"name", vector_width = N, fma = true|false, cores = N, l1 = B, l2 = B, l3 = B>``."""
+    """``#hw.target<"name", field = value, ...>``: a target's description, fields as it declares them."""
 
     name = "hw.target"
 
     target: StringAttr
-    vector_width: IntAttr
-    fma: IntAttr
-    cores: IntAttr
-    l1: IntAttr
-    l2: IntAttr
-    l3: IntAttr
+    fields: DictionaryAttr
 
-    def __init__(
-        self,
-        target: str,
-        *,
-        vector_width: int,
-        fma: bool,
-        cores: int,
-        l1: int,
-        l2: int,
-        l3: int,
-    ):
-        super().__init__(
-            StringAttr(target),
-            IntAttr(vector_width),
-            IntAttr(int(bool(fma))),
-            IntAttr(cores),
-            IntAttr(l1),
-            IntAttr(l2),
-            IntAttr(l3),
-        )
-
-    # plain Python views of the parameters
+    def __init__(self, target: str, **fields: Any):
+        super().__init__(StringAttr(target), DictionaryAttr({k: to_attr(v) for k, v in fields.items()}))
 
     @property
     def target_name(self) -> str:
         return self.target.data
 
-    @property
-    def lanes(self) -> int:
-        """The vector width in f32 lanes."""
-        return self.vector_width.data
+    def values(self) -> dict[str, Any]:
+        """Every field as a plain Python value."""
+        return {k: from_attr(v) for k, v in self.fields.data.items()}
 
-    @property
-    def has_fma(self) -> bool:
-        return bool(self.fma.data)
+    def __getitem__(self, field: str) -> Any:
+        attr = self.fields.data.get(field)
+        if attr is None:
+            raise KeyError(f"target '{self.target_name}' has no field '{field}' (fields: {', '.join(self.fields.data)})")
+        return from_attr(attr)
 
-    @property
-    def num_cores(self) -> int:
-        return self.cores.data
+    def get(self, field: str, default: Any = None) -> Any:
+        attr = self.fields.data.get(field)
+        return default if attr is None else from_attr(attr)
 
-    @property
-    def cache_sizes(self) -> tuple[int, int, int]:
-        return (self.l1.data, self.l2.data, self.l3.data)
-
-    def lanes_for(self, bits: int) -> int:
-        """How many elements of ``bits`` bits fill one vector register (at least 1)."""
-        return max(1, self.lanes * 32 // max(1, bits))
+    def replace(self, **changes: Any) -> TargetAttr:
+        """The same description with some fields changed (a fixed machine for a test, a tuner's variant)."""
+        return TargetAttr(self.target_name, **{**self.values(), **changes})
 
     def verify(self) -> None:
-        problem = _problem(self.target.data, {f: getattr(self, f).data for f in _FIELDS})
+        from strati.dialects.hw.target import description_problem
+
+        problem = description_problem(self.target_name, self.values())
         if problem is not None:
             raise VerifyException(problem)
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        from strati.dialects.hw.target import description_problem, find_target
+
         start = parser.pos
         with parser.in_angle_brackets():
-            target = parser.parse_str_literal(" (the target name)")
-            values: dict[str, int] = {}
+            name = parser.parse_str_literal(" (the target name)")
+            target = find_target(name)
+            if target is None:
+                from strati.dialects.hw.target import target_names
+
+                parser.raise_error(f"unknown target '{name}' (targets: {', '.join(target_names())})", start, parser.pos)
+            declared = {f.name: f for f in target.fields}
+            values: dict[str, Any] = {}
             while parser.parse_optional_punctuation(",") is not None:
                 pos = parser.pos
                 key = parser.parse_identifier(context_msg=" (a #hw.target field)")
-                if key not in _FIELDS:
-                    parser.raise_error(f"unknown #hw.target field '{key}' (fields: {', '.join(_FIELDS)})", pos, parser.pos)
+                if key not in declared:
+                    parser.raise_error(f"unknown #hw.target field '{key}' (fields: {', '.join(declared)})", pos, parser.pos)
                 if key in values:
                     parser.raise_error(f"#hw.target field '{key}' given twice", pos, parser.pos)
                 parser.parse_punctuation("=")
-                if key == "fma":
-                    values[key] = int(parser.parse_boolean(" (fma)"))
-                else:
-                    values[key] = parser.parse_integer(allow_boolean=False, context_msg=f" ({key})")
-            missing = [f for f in _FIELDS if f not in values]
-            if missing:
-                parser.raise_error(f"#hw.target is missing {', '.join(missing)}", start, parser.pos)
-        problem = _problem(target, values)
+                values[key] = declared[key].parse(parser)
+        problem = description_problem(name, values)
         if problem is not None:
             parser.raise_error(problem, start, parser.pos)
-        return (StringAttr(target), *(IntAttr(values[f]) for f in _FIELDS))
+        return (StringAttr(name), DictionaryAttr({k: to_attr(values[k]) for k in declared if k in values}))
 
     def print_parameters(self, printer: Printer) -> None:
+        from strati.dialects.hw.target import find_target
+
+        target = find_target(self.target_name)
+        order = [f.name for f in target.fields] if target is not None else []
+        names = [n for n in order if n in self.fields.data] + sorted(set(self.fields.data) - set(order))
         printer.print_string("<")
-        printer.print_string_literal(self.target.data)
-        printer.print_string(f", vector_width = {self.vector_width.data}")
-        printer.print_string(f", fma = {'true' if self.fma.data else 'false'}")
-        for f in ("cores", "l1", "l2", "l3"):
-            printer.print_string(f", {f} = {getattr(self, f).data}")
+        printer.print_string_literal(self.target_name)
+        for n in names:
+            printer.print_string(f", {n} = {format_value(self[n])}")
         printer.print_string(">")
 
 
-def _problem(target: str, values: dict[str, int]) -> str | None:
-    """What is wrong with a description, or None."""
-    if not target:
-        return "#hw.target needs a non-empty target name"
-    w = values["vector_width"]
-    if w < 1 or w & (w - 1):
-        return f"#hw.target vector_width must be a power of two >= 1, got {w}"
-    if values["fma"] not in (0, 1):
-        return "#hw.target fma must be true or false"
-    if values["cores"] < 1:
-        return f"#hw.target cores must be at least 1, got {values['cores']}"
-    for level in ("l1", "l2", "l3"):
-        if values[level] < 0:
-            return f"#hw.target {level} must be a size in bytes >= 0, got {values[level]}"
+def format_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, tuple):
+        return "[" + ", ".join(map(str, value)) + "]"
+    return str(value)
+
+
+@irdl_attr_definition
+class MemorySpaceAttr(ParametrizedAttribute):
+    """``#hw.space<"sram">``: a memory a target declares besides main memory (a memref's memory space)."""
+
+    name = "hw.space"
+
+    space: StringAttr
+
+    def __init__(self, space: str):
+        super().__init__(StringAttr(space))
+
+    @property
+    def space_name(self) -> str:
+        return self.space.data
+
+    def verify(self) -> None:
+        if not self.space.data:
+            raise VerifyException("#hw.space needs a non-empty name")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            return (StringAttr(parser.parse_str_literal(" (the memory space's name)")),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<")
+        printer.print_string_literal(self.space.data)
+        printer.print_string(">")
+
+
+def memory_space(t: Attribute) -> str | None:
+    """The name of a memref type's ``#hw.space``, None for main memory."""
+    if isinstance(t, MemRefType) and isinstance(t.memory_space, MemorySpaceAttr):
+        return t.memory_space.space_name
     return None
 
 
@@ -164,7 +202,16 @@ def set_module_target(module: ModuleOp, target: TargetAttr) -> None:
     module.attributes[TARGET_ATTR] = target
 
 
-ALL_ATTRS = [TargetAttr]
+ALL_ATTRS = [TargetAttr, MemorySpaceAttr]
 ALL_OPS: list = []
 
-__all__ = ["ALL_ATTRS", "ALL_OPS", "TARGET_ATTR", "TargetAttr", "module_target", "set_module_target"]
+__all__ = [
+    "ALL_ATTRS",
+    "ALL_OPS",
+    "TARGET_ATTR",
+    "MemorySpaceAttr",
+    "TargetAttr",
+    "memory_space",
+    "module_target",
+    "set_module_target",
+]

@@ -259,6 +259,8 @@ class ArenaViewOp(IRDLOperation):
         assert isinstance(a, MemRefType) and isinstance(b, MemRefType)
         if a.get_element_type() != i8 or len(a.get_shape()) != 1 or a.get_shape()[0] < 0 or not isinstance(a.layout, NoneAttr):
             raise VerifyException(f"the arena must be a static 1-D memref of i8, not {a}")
+        if a.memory_space != b.memory_space:
+            raise VerifyException(f"the view {b} is not in the arena's memory space ({a})")
         size = buffer_bytes(b)
         if size is None:
             raise VerifyException(f"the view must be a static row-major memref of i1, i8-i64, index, f16, bf16, f32 or f64, not {b}")

@@ -10,12 +10,14 @@ explicit, reduced axes) so that most lowerings are a few lines.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from xdsl.builder import ImplicitBuilder
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import DenseArrayBase, DenseIntOrFPElementsAttr, IntegerAttr, TensorType, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
+from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from strati.dialects.tensor import scalar
@@ -32,6 +34,9 @@ from strati.dialects.tensor.ops import (
     YieldOp,
     generic_body,
 )
+
+if TYPE_CHECKING:
+    from strati.dialects.hw.ops import TargetAttr
 
 BodyFn = Callable[..., SSAValue | Sequence[SSAValue]]
 
@@ -61,14 +66,35 @@ def broadcast_map(operand_shape: Sequence[int], out_shape: Sequence[int]) -> Aff
 
 
 class TensorBuilder:
-    """Creates ops before ``anchor`` (the op being lowered)."""
+    """Creates ops before ``anchor`` (the op being lowered).
 
-    def __init__(self, anchor: Operation):
+    With a ``rewriter`` (the pattern rewriter of the pass that lowers), every op goes in
+    through it, so the greedy driver sees it; ``target`` is the description of the target
+    being compiled for (what strategies read), ``print_strategy`` asks the lowering to say
+    which strategy it chose."""
+
+    def __init__(
+        self,
+        anchor: Operation,
+        rewriter: PatternRewriter | None = None,
+        target: TargetAttr | None = None,
+        print_strategy: bool = False,
+    ):
         self.anchor = anchor
+        self.rewriter = rewriter
+        self.target = target
+        self.print_strategy = print_strategy
         self.created: list[Operation] = []
 
+    def at(self, anchor: Operation) -> TensorBuilder:
+        """A builder like this one placed before another op."""
+        return TensorBuilder(anchor, self.rewriter, self.target, self.print_strategy)
+
     def insert(self, op: Operation) -> Operation:
-        Rewriter.insert_op(op, InsertPoint.before(self.anchor))
+        if self.rewriter is not None:
+            self.rewriter.insert(op, InsertPoint.before(self.anchor))
+        else:
+            Rewriter.insert_op(op, InsertPoint.before(self.anchor))
         op.location = self.anchor.location
         self.created.append(op)
         return op

@@ -1,4 +1,4 @@
-"""fuse-generics: producer-consumer fusion of ``tensor.generic`` ops (level 2).
+"""Producer-consumer fusion of ``tensor.generic`` ops (level 2), what ``fuse-generics`` runs.
 
 An elementwise producer is inlined into the generic that consumes its result, so
 the intermediate tensor (and, after bufferization, its buffer and its loop nest)
@@ -30,14 +30,9 @@ fusion happens after bufferization (``fuse-loops``).
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
 
-from xdsl.context import Context
-from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
-from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from strati.dialects.tensor.ops import PARALLEL, EmptyOp, GenericOp, IndexOp, YieldOp
@@ -202,13 +197,4 @@ def fuse_generics(ops: Collection[Operation] | Block) -> int:
     return count
 
 
-@dataclass(frozen=True)
-class FuseGenericsPass(ModulePass):
-    """Producer-consumer fusion of elementwise generics into their consumers (see the module doc)."""
-
-    name = "fuse-generics"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for fn in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
-            for block in fn.body.blocks:
-                fuse_generics(block)
+__all__ = ["fuse_generics"]

@@ -63,7 +63,7 @@
 // DYN: <stdin>:[[# @LINE + 17]]:1: error: 'func.func' op memref<?xf32> has a dynamic shape; the LLVM code generator needs static shapes
 // RUN: sed 's|^//@bad ||' %s | not strati-translate --to llvm-ir 2>&1 | filecheck %s --check-prefix=NOGEN
 // NOGEN-NOT: Traceback
-// NOGEN: <stdin>:[[# @LINE + 39]]:3: error: 'math.ipowi' op cannot be translated to LLVM IR (the code generator supports func, arith, math, memref, loop and vector ops)
+// NOGEN: <stdin>:[[# @LINE + 39]]:3: error: 'math.ipowi' op cannot be translated to LLVM IR (the code generator supports func, arith, math, memref, loop and vector ops, and ops that register an 'emit')
 // RUN: sed 's/func.return$/func.return %%nothing/' %s | not strati-translate --to llvm-ir 2>&1 | filecheck %s --check-prefix=SYNTAX
 // SYNTAX-NOT: Traceback
 // SYNTAX: <stdin>:[[# @LINE + 39]]:1: error: Expected ':'

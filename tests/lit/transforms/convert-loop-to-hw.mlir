@@ -1,7 +1,8 @@
 // RUN: strati-opt %s --split-input-file -p convert-loop-to-hw | filecheck %s
 // RUN: strati-opt %s --split-input-file -p convert-loop-to-hw | strati-opt --split-input-file | filecheck %s
 // RUN: strati-opt %s --split-input-file -p convert-loop-to-hw --print-op-generic | strati-opt --split-input-file | filecheck %s
-// RUN: strati-opt %s --split-input-file -p 'convert-loop-to-hw{parallel_threshold=1 vectorize=false interchange=false}' | filecheck %s --check-prefix=OPTS
+// RUN: strati-opt %s --split-input-file -p 'convert-loop-to-hw{pipeline="cpu-parallelize{threshold=1}"}' | filecheck %s --check-prefix=OPTS
+// RUN: strati-opt %s --split-input-file -p 'cpu-parallelize{threshold=1}' | filecheck %s --check-prefix=OPTS
 // RUN: not strati-opt %s --split-input-file -p 'convert-loop-to-hw{target=tpu}' 2>&1 | filecheck %s --check-prefix=BADTARGET
 // RUN: strati-opt %examples/mlp.mlir --emit=hw | filecheck %s --check-prefix=EMIT
 // RUN: strati-opt %examples/mlp.mlir --emit=hw | not strati-opt --emit=loop 2>&1 | filecheck %s --check-prefix=BELOW
@@ -12,6 +13,10 @@
 // numerically in tests/unit/test_hw_cpu.py.
 
 // BADTARGET: error: convert-loop-to-hw: unknown target 'tpu' (targets: cpu)
+//
+// The driver runs a pipeline of separate passes (the target's, or its 'pipeline' option's):
+// the fourth and fifth RUN lines give the same output (the OPTS prefix: only
+// parallelisation, at any size).
 
 // The standard pipeline stops at level 4 with --emit=hw: the host's description, vector code.
 // EMIT: builtin.module attributes {hw.target = #hw.target<"cpu", vector_width =

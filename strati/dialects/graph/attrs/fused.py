@@ -6,9 +6,9 @@
   ``fuse-ops`` never fuses further (as TVM marks fused functions primitive).  The
   group's own kind (that of its anchor) is the op's ``pattern`` property.
 - ``flops``: the sum over the body.
-- ``lower``: the body's ops lowered through their own ``lower`` (as
+- ``lower``: the body's ops lowered through their own strategy or ``lower`` (as
   convert-graph-to-tensor does), then the resulting generics fused producer into
-  consumer (:func:`strati.transforms.fuse_generics.fuse_generics`) among
+  consumer (:func:`strati.dialects.tensor.fusion.fuse_generics`) among
   themselves, so the group is as few generics as fusion allows; an elementwise
   consumer of a reduction joins its loop nest after bufferization (``fuse-loops``).
 """
@@ -78,23 +78,26 @@ def fused_flops(op: FusedOp) -> int:
     return total
 
 
-def lower_one(op: Operation) -> None:
-    """Lower ``op`` in place through its registered ``lower`` (as convert-graph-to-tensor does)."""
-    from strati.transforms.convert_graph_to_tensor import lowered_values
+def lower_one(op: Operation, b) -> None:
+    """Lower ``op`` in place as convert-graph-to-tensor does (strategy or ``lower``), with a
+    builder like ``b`` (same rewriter and target) placed before it."""
+    from strati.dialects.graph.lowering import lowered_values
 
-    results = lowered_values(op)
+    results = lowered_values(op, b.at(op))
     if results is None:
         return
     for old, new in zip(op.results, results):
         if new.name_hint is None:
             new.name_hint = old.name_hint
-        old.replace_all_uses_with(new)
-    Rewriter.erase_op(op)
+    if b.rewriter is not None:
+        b.rewriter.replace(op, [], results)
+    else:
+        Rewriter.replace_op(op, [], results)
 
 
 def lower_fused(op: FusedOp, b) -> list[SSAValue]:
     """The body inlined before the op, each of its ops lowered, the generics fused."""
-    from strati.transforms.fuse_generics import fuse_generics
+    from strati.dialects.tensor.fusion import fuse_generics
 
     block = op.body.block
     mapper: dict[SSAValue, SSAValue] = dict(zip(block.args, op.inputs))
@@ -104,15 +107,12 @@ def lower_fused(op: FusedOp, b) -> list[SSAValue]:
         if isinstance(inner, YieldOp):
             yielded = [mapper.get(v, v) for v in inner.values]
             break
-        clone = inner.clone(value_mapper=mapper)
-        Rewriter.insert_op(clone, InsertPoint.before(op))
-        clones.append(clone)
+        clones.append(_insert(b, inner.clone(value_mapper=mapper), op))
     # A holder keeps the group's results up to date while its ops are replaced.
-    holder = UnrealizedConversionCastOp.get(yielded, [v.type for v in yielded])
-    Rewriter.insert_op(holder, InsertPoint.before(op))
+    holder = _insert(b, UnrealizedConversionCastOp.get(yielded, [v.type for v in yielded]), op)
     first = clones[0].prev_op if clones else holder.prev_op
     for clone in clones:
-        lower_one(clone)
+        lower_one(clone, b)
     start = first.next_op if first is not None else op.parent_block().first_op  # type: ignore[union-attr]
     lowered: list[Operation] = []
     while start is not None and start is not holder:
@@ -120,8 +120,18 @@ def lower_fused(op: FusedOp, b) -> list[SSAValue]:
         start = start.next_op
     fuse_generics(lowered)
     results = list(holder.operands)
-    Rewriter.erase_op(holder)
+    if b.rewriter is not None:
+        b.rewriter.erase(holder)
+    else:
+        Rewriter.erase_op(holder)
     return results
+
+
+def _insert(b, new: Operation, before: Operation) -> Operation:
+    if b.rewriter is not None:
+        return b.rewriter.insert(new, InsertPoint.before(before))
+    Rewriter.insert_op(new, InsertPoint.before(before))
+    return new
 
 
 register_op_attr("graph.fused", "infer_type", infer_fused)

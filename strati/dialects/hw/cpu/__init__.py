@@ -1,7 +1,17 @@
-"""The cpu target dialect (level 4): tasks for the thread pool (``cpu.parallel``).
+"""The ``cpu`` target: the host CPU as one target among others (level 4).
 
-Vectors are upstream ``vector``/``arith``/``math`` on vector types; the target's
-description is the shared ``#hw.target`` attribute (:mod:`strati.dialects.hw`).
+Everything the compiler knows of the CPU is in this folder, and registers itself:
+
+* the ``cpu`` dialect (:mod:`.ops`): ``cpu.parallel``, tasks for the thread pool;
+* the target (:mod:`.target`): its description (vector width, FMA, cores, caches),
+  detected on the host, and its pipeline ``interchange,vectorize,cpu-parallelize``;
+* the pass ``cpu-parallelize`` (:mod:`.parallelize`);
+* the ``emit`` attributes of its ops (:mod:`.emit`) and their ``reference`` in the
+  loop interpreter (a ``cpu.parallel`` runs its iterations in order);
+* the thread pool its code calls (:mod:`.threadpool`), bound as a runtime symbol;
+* its strategies (:mod:`.strategies`): ``graph.conv2d`` direct or as a matmul.
+
+Vectors are upstream ``vector``/``arith``/``math`` on vector types.
 """
 
 from xdsl.ir import Dialect
@@ -10,5 +20,23 @@ from strati.dialects.hw.cpu import ops
 from strati.dialects.hw.cpu.ops import ALL_OPS, ParallelOp, YieldOp
 
 Cpu = Dialect("cpu", ALL_OPS, [])
+
+
+def _register() -> None:
+    from strati.dialects.hw.cpu import strategies  # noqa: F401  (registers the strategies)
+    from strati.dialects.hw.cpu.emit import emit_parallel
+    from strati.dialects.hw.cpu.parallelize import CpuParallelizePass
+    from strati.dialects.hw.cpu.target import CpuTarget
+    from strati.dialects.hw.target import register_target
+    from strati.registry import register_op_attr
+    from strati.transforms import register_pass
+
+    register_target(CpuTarget())
+    register_pass(CpuParallelizePass)
+    register_op_attr("cpu.parallel", "emit", emit_parallel)
+    register_op_attr("cpu.yield", "emit", lambda emitter, op: None)
+
+
+_register()
 
 __all__ = ["Cpu", "ParallelOp", "YieldOp", "ops"]

@@ -36,6 +36,6 @@ builtin.module attributes {hw.target = #hw.target<"cpu", vector_width = 8, fma =
 // -----
 
 // The fields may come in any order; they print in the canonical one.
-// CHECK: builtin.module attributes {hw.target = #hw.target<"npu", vector_width = 4, fma = false, cores = 1, l1 = 0, l2 = 0, l3 = 0>} {
-builtin.module attributes {hw.target = #hw.target<"npu", cores = 1, l3 = 0, l2 = 0, l1 = 0, fma = false, vector_width = 4>} {
+// CHECK: builtin.module attributes {hw.target = #hw.target<"cpu", vector_width = 4, fma = false, cores = 1, l1 = 0, l2 = 0, l3 = 0>} {
+builtin.module attributes {hw.target = #hw.target<"cpu", cores = 1, l3 = 0, l2 = 0, l1 = 0, fma = false, vector_width = 4>} {
 }

@@ -1,16 +1,17 @@
-"""The registry of hardware targets: a name -> a function that describes it (a ``#hw.target``).
+"""The ``cpu`` target: the machine strati runs on, as one :class:`~strati.dialects.hw.target.Target`.
 
-``cpu`` is the machine strati runs on, detected when first asked for:
+Its description, detected once per process (:func:`host_cpu`):
 
-* vector width: 16 f32 lanes with AVX-512F, 8 with AVX2 (or AVX), else 4 (SSE, NEON);
-* FMA: the host CPU's ``fma`` feature (always on aarch64);
-* cores: the CPUs this process may run on (``os.sched_getaffinity``), else ``os.cpu_count()``;
-* caches: L1 data, L2 and L3 sizes from ``/sys/devices/system/cpu/cpu0/cache`` when
-  readable, else 32 KiB / 512 KiB / 8 MiB.
+* ``vector_width``: f32 lanes, 16 with AVX-512F, 8 with AVX2 (or AVX), else 4 (SSE, NEON);
+* ``fma``: the host CPU's ``fma`` feature (always on aarch64);
+* ``cores``: the CPUs this process may run on (``os.sched_getaffinity``), else ``os.cpu_count()``;
+* ``l1``, ``l2``, ``l3``: data cache sizes in bytes (per core for L1/L2) from
+  ``/sys/devices/system/cpu/cpu0/cache`` when readable, else 32 KiB / 512 KiB / 8 MiB.
 
-Other targets (an accelerator, a fixed CPU for reproducible tests) join with
-:func:`register_target`.  Passes get a description with :func:`get_target`, or take
-the one the module already carries (``hw.target``), and never hard-code a machine.
+A fixed machine (an AVX2 or AVX-512 laptop for a reproducible test) is
+``host_cpu().replace(vector_width=8)`` or a ``#hw.target<"cpu", ...>`` in the module.
+Loop nests reach it through interchange, vectorisation and ``cpu-parallelize``
+(tasks for the thread pool, :mod:`strati.dialects.hw.cpu.threadpool`).
 """
 
 from __future__ import annotations
@@ -18,31 +19,12 @@ from __future__ import annotations
 import functools
 import os
 import platform
-from collections.abc import Callable
 
 from strati.dialects.hw.ops import TargetAttr
+from strati.dialects.hw.target import Field, Target, at_least, power_of_two, size_in_bytes
 
 DEFAULT_CACHES = (32 * 1024, 512 * 1024, 8 * 1024 * 1024)
 CACHE_DIR = "/sys/devices/system/cpu/cpu0/cache"
-
-_TARGETS: dict[str, Callable[[], TargetAttr]] = {}
-
-
-def register_target(name: str, describe: Callable[[], TargetAttr]) -> None:
-    """Make a target known by name (a later registration of the same name replaces it)."""
-    _TARGETS[name] = describe
-
-
-def target_names() -> list[str]:
-    return sorted(_TARGETS)
-
-
-def get_target(name: str) -> TargetAttr:
-    """The description of a registered target, or a KeyError naming the known ones."""
-    describe = _TARGETS.get(name)
-    if describe is None:
-        raise KeyError(f"unknown target '{name}' (targets: {', '.join(target_names())})")
-    return describe()
 
 
 def _parse_size(text: str) -> int | None:
@@ -119,6 +101,36 @@ def host_cpu() -> TargetAttr:
     return TargetAttr("cpu", vector_width=lanes, fma=fma, cores=host_cores(), l1=l1, l2=l2, l3=l3)
 
 
-register_target("cpu", host_cpu)
+class CpuTarget(Target):
+    name = "cpu"
+    doc = "the host CPU: vectors, FMA, a thread pool"
+    fields = (
+        Field("vector_width", int, "vector width in f32 lanes (4 SSE/NEON, 8 AVX2, 16 AVX-512)", check=power_of_two),
+        Field("fma", bool, "fused multiply-add is native"),
+        Field("cores", int, "how many tasks may run at once", check=at_least(1)),
+        Field("l1", int, "L1 data cache bytes per core", check=size_in_bytes),
+        Field("l2", int, "L2 cache bytes per core", check=size_in_bytes),
+        Field("l3", int, "L3 cache bytes", check=size_in_bytes),
+    )
+    pipeline = "interchange,vectorize,cpu-parallelize"
 
-__all__ = ["get_target", "host_caches", "host_cores", "host_cpu", "host_vector_features", "register_target", "target_names"]
+    def dialects(self):
+        from strati.dialects.hw.cpu import Cpu
+
+        return [Cpu]
+
+    def describe(self) -> TargetAttr:
+        return host_cpu()
+
+    def runtime_symbols(self) -> dict[str, int]:
+        from strati.dialects.hw.cpu import threadpool
+
+        return {threadpool.SYMBOL: threadpool.address()}
+
+    def after_call(self) -> None:
+        from strati.dialects.hw.cpu import threadpool
+
+        threadpool.raise_pending()  # an error a parallel region recorded (never raised inside native code)
+
+
+__all__ = ["CpuTarget", "host_caches", "host_cores", "host_cpu", "host_vector_features"]

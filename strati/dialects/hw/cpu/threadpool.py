@@ -1,9 +1,9 @@
 """The thread pool behind ``cpu.parallel``: ``strati_parallel_for(task, ctx, n)`` for generated code.
 
 Generated code calls ``void strati_parallel_for(ptr task, ptr ctx, i64 n)`` (see
-:mod:`strati.codegen.llvm`), where ``task`` is ``void task(ptr ctx, i64 begin, i64
-end)``.  The symbol is a ctypes callback bound into the JIT's symbol table with
-``llvmlite.binding.add_symbol`` (:func:`bind`).  It splits ``[0, n)`` into one
+:mod:`strati.dialects.hw.cpu.emit`), where ``task`` is ``void task(ptr ctx, i64 begin, i64
+end)``.  The symbol is a ctypes callback bound into the JIT's symbol table (the ``cpu``
+target's ``runtime_symbols``).  It splits ``[0, n)`` into one
 contiguous chunk per thread, puts a ticket per extra chunk on the queue of a
 persistent pool of Python worker threads, runs a chunk on the calling thread,
 and returns when every chunk is done.  Chunks are claimed under a lock, so a
@@ -23,8 +23,8 @@ duration of the native call: the chunks run truly in parallel.  Properties:
   :func:`raise_pending` once the compiled function has returned (the executable
   calls it), never while workers may still be using the caller's stack.
 * **Size**: :func:`set_num_threads` if called, else ``STRATI_NUM_THREADS`` (read at
-  every region, so it can change between calls), else the ``cpu`` target's number of
-  cores (:func:`strati.dialects.hw.targets.host_cpu`).  1 means sequential.
+  every region, so it can change between calls), else the host's number of cores
+  (:func:`strati.dialects.hw.cpu.target.host_cores`).  1 means sequential.
 
 :data:`POOL` ``.last_region`` records, for the last region that completed, which
 thread ran which chunk and when (``perf_counter`` seconds), for tests and profiling.
@@ -68,9 +68,9 @@ def num_threads() -> int:
             n = 0
         if n >= 1:
             return n
-    from strati.dialects.hw.targets import host_cpu
+    from strati.dialects.hw.cpu.target import host_cpu
 
-    return host_cpu().num_cores
+    return host_cpu()["cores"]
 
 
 @dataclass(frozen=True)
@@ -207,7 +207,6 @@ def _parallel_for(task_address: int, ctx: int, n: int) -> None:
 
 
 _CALLBACK = PARALLEL_FOR(_parallel_for)
-_bound = False
 
 
 def address() -> int:
@@ -215,16 +214,6 @@ def address() -> int:
     value = ctypes.cast(_CALLBACK, ctypes.c_void_p).value
     assert value is not None
     return value
-
-
-def bind() -> None:
-    """Make ``strati_parallel_for`` resolvable by the JIT (once per process)."""
-    global _bound
-    if not _bound:
-        import llvmlite.binding as llvm
-
-        llvm.add_symbol(SYMBOL, address())
-        _bound = True
 
 
 def raise_pending() -> None:
@@ -245,4 +234,4 @@ def _after_fork() -> None:
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_after_fork)
 
-__all__ = ["ENV", "POOL", "SYMBOL", "ChunkRecord", "ThreadPool", "address", "bind", "num_threads", "raise_pending", "set_num_threads"]
+__all__ = ["ENV", "POOL", "SYMBOL", "ChunkRecord", "ThreadPool", "address", "num_threads", "raise_pending", "set_num_threads"]

@@ -1,0 +1,102 @@
+"""Op strategies: several implementations of one op on one target, the compiler picking one.
+
+As in TVM's op strategies, each :class:`Strategy` of ``(op, target)`` has an
+applicability test and a cost, both of the op instance and the target's description;
+``convert-graph-to-tensor`` lowers an op through the cheapest strategy that applies
+(and through the op's plain ``lower`` when the target registers none for it).  Its
+option ``print-strategy`` (``strati-opt --print-strategy``) writes the choice, the
+costs compared and the strategies that did not apply, one line per op, to stderr.
+
+    register_strategy(Strategy("direct", "graph.conv2d", "cpu", lower=..., cost=...))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from typing import TYPE_CHECKING
+
+from xdsl.ir import Operation, SSAValue
+
+from strati.registry import DEFAULT_LEVEL, Registry
+
+if TYPE_CHECKING:
+    from strati.dialects.hw.ops import TargetAttr
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """One implementation of ``op_name`` on ``target``.
+
+    ``lower(op, builder, description)`` builds it (as a ``lower`` attribute does, with a
+    :class:`~strati.dialects.tensor.build.TensorBuilder`); ``applies(op, description)``
+    says whether it can implement this instance, ``cost(op, description)`` estimates its
+    time (any unit, the same for every strategy of the op: the cheapest wins)."""
+
+    name: str
+    op_name: str
+    target: str
+    lower: Callable[[Operation, object, TargetAttr], SSAValue | Sequence[SSAValue]]
+    cost: Callable[[Operation, TargetAttr], float]
+    applies: Callable[[Operation, TargetAttr], bool] = lambda op, d: True
+    doc: str = ""
+
+
+_STRATEGIES = Registry("strategy")
+
+
+def register_strategy(strategy: Strategy, *, level: int = DEFAULT_LEVEL, origin: str | None = None) -> Strategy:
+    _STRATEGIES.register(
+        (strategy.op_name, strategy.target, strategy.name), strategy, level=level, origin=origin or strategy.lower.__module__
+    )
+    return strategy
+
+
+def unregister_strategy(op_name: str, target: str, name: str) -> None:
+    _STRATEGIES.unregister((op_name, target, name))
+
+
+def strategies(op_name: str, target: str) -> list[Strategy]:
+    return [_STRATEGIES.get(k) for k in _STRATEGIES.names() if k[0] == op_name and k[1] == target]
+
+
+def strategies_for_target(target: str) -> dict[str, list[Strategy]]:
+    found: dict[str, list[Strategy]] = {}
+    for k in _STRATEGIES.names():
+        if k[1] == target:
+            found.setdefault(k[0], []).append(_STRATEGIES.get(k))
+    return found
+
+
+@dataclass(frozen=True)
+class Choice:
+    strategy: Strategy
+    costs: tuple[tuple[str, float], ...]
+    """Every applicable strategy with its cost, cheapest first."""
+    not_applicable: tuple[str, ...]
+
+    def explain(self) -> str:
+        compared = ", ".join(f"{n} {c:.3g}" for n, c in self.costs)
+        why = f"cheapest of {compared}" if len(self.costs) > 1 else f"the only one that applies (cost {self.costs[0][1]:.3g})"
+        skipped = f"; not applicable: {', '.join(self.not_applicable)}" if self.not_applicable else ""
+        return f"{self.strategy.op_name} -> {self.strategy.target}/{self.strategy.name}: {why}{skipped}"
+
+
+def choose(op: Operation, description: TargetAttr) -> Choice | None:
+    """The cheapest applicable strategy for ``op`` on the described target (None: it has none)."""
+    candidates = strategies(op.name, description.target_name)
+    if not candidates:
+        return None
+    applicable = [s for s in candidates if s.applies(op, description)]
+    if not applicable:
+        return None
+    costed = sorted(((s.cost(op, description), s.name, s) for s in applicable), key=lambda t: (t[0], t[1]))
+    return Choice(
+        costed[0][2],
+        tuple((n, c) for c, n, _ in costed),
+        tuple(s.name for s in candidates if s not in applicable),
+    )
+
+
+__all__ = ["Choice", "Strategy", "choose", "register_strategy", "strategies", "strategies_for_target", "unregister_strategy"]
