@@ -5,7 +5,7 @@ imports another for it)."""
 from __future__ import annotations
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 
 from strati.diagnostics import StratiError
 
@@ -30,4 +30,20 @@ def argument_names(fn: func.FuncOp) -> list[str]:
     return [a.name_hint or f"arg{i}" for i, a in enumerate(fn.body.blocks[0].args)]
 
 
-__all__ = ["argument_names", "find_function"]
+OUTPUTS_ATTR = "strati.outputs"
+"""A loop-level function's attribute: how many of its trailing arguments are outputs
+(destination-passing style, see :mod:`strati.transforms.convert_tensor_to_loop`)."""
+
+
+def output_count(fn: func.FuncOp) -> int:
+    attr = fn.attributes.get(OUTPUTS_ATTR)
+    return attr.value.data if isinstance(attr, IntegerAttr) else 0
+
+
+def input_argument_names(fn: func.FuncOp) -> list[str]:
+    """The names of the arguments that are not outputs."""
+    names = argument_names(fn)
+    return names[: len(names) - output_count(fn)]
+
+
+__all__ = ["OUTPUTS_ATTR", "argument_names", "find_function", "input_argument_names", "output_count"]

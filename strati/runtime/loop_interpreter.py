@@ -51,7 +51,7 @@ from strati import registry
 from strati.dense import numpy_from_dense, to_dtype
 from strati.diagnostics import StratiError
 from strati.dialects.loop.ops import ArenaViewOp, IndexLoop, ViewOp, buffer_bytes
-from strati.functions import argument_names, find_function
+from strati.functions import argument_names, find_function, output_count
 from strati.runtime.interpreter import order_inputs
 
 try:  # the registry's references for arith/math, where that module is present
@@ -59,15 +59,9 @@ try:  # the registry's references for arith/math, where that module is present
 except ImportError:  # pragma: no cover
     pass
 
-OUTPUTS_ATTR = "strati.outputs"
 
 Env = dict[SSAValue, Any]
 Step = Callable[[Env], None]
-
-
-def output_count(fn: func.FuncOp) -> int:
-    attr = fn.attributes.get(OUTPUTS_ATTR)
-    return attr.value.data if isinstance(attr, IntegerAttr) else 0
 
 
 def run_loop_function(

@@ -19,13 +19,13 @@ from pathlib import Path
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, ModuleOp, TensorType
 
 from strati.dense import to_dtype
 from strati.diagnostics import DiagnosticError, StratiError, op_diagnostic
-from strati.dialects.shapes import shape_of
 from strati.compiler import module_level
-from strati.runtime.interpreter import Interpreter, argument_names, bind_inputs, check_value, find_function
+from strati.functions import input_argument_names
+from strati.runtime.interpreter import Interpreter, bind_inputs, check_value, find_function
 from strati.source import load_module
 from strati.tools.common import ToolError, run_tool, load_plugin, read_text
 
@@ -57,7 +57,7 @@ def input_names(fn: func.FuncOp) -> list[str]:
     attr = fn.attributes.get("strati.input_names")
     if attr is not None:
         return [a.data for a in attr.data]
-    return argument_names(fn)
+    return input_argument_names(fn)  # a loop-level function's outputs are not inputs
 
 
 def read_inputs(fn: func.FuncOp, specs: list[str], seed: int | None) -> dict[str, np.ndarray]:
@@ -100,10 +100,10 @@ def load_npy(name: str, path: str) -> np.ndarray:
 
 
 def random_value(name: str, t, rng: np.random.Generator) -> np.ndarray:
-    """Standard normal floats, small non-negative integers, fair booleans."""
-    if not isinstance(t, TensorType):
+    """Standard normal floats, small non-negative integers, fair booleans (a tensor or a buffer)."""
+    if not isinstance(t, (TensorType, MemRefType)):
         raise ToolError(f"input '{name}' has type {t}, which cannot be drawn at random")
-    shape = shape_of(t)
+    shape = tuple(None if d == DYNAMIC_INDEX else d for d in t.get_shape())
     if any(d is None for d in shape):
         raise ToolError(f"input '{name}' has a dynamic shape ({t}): give it with --input {name}=FILE.npy")
     dtype = to_dtype(t.get_element_type())

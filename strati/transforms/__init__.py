@@ -39,6 +39,10 @@ def register_pass(
     _PASSES.register(name, factory, level=level, origin=origin)
 
 
+def unregister_pass(name: str) -> None:
+    _PASSES.unregister(name)
+
+
 def _lazy(module: str, cls: str) -> PassFactory:
     return lambda: getattr(importlib.import_module(module), cls)
 
@@ -74,4 +78,4 @@ def available_passes() -> dict[str, PassFactory]:
     return {**get_all_passes(), **{name: ours.get(name) for name in ours.names()}}
 
 
-__all__ = ["available_passes", "register_pass", "strati_passes"]
+__all__ = ["available_passes", "register_pass", "strati_passes", "unregister_pass"]

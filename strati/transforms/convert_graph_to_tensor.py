@@ -41,6 +41,8 @@ class LowerThroughRegistry(RewritePattern):
 
 @dataclass(frozen=True)
 class ConvertGraphToTensorPass(ModulePass):
+    """Lower every op through its target strategy or registered lower, to tensor-level IR."""
+
     name = "convert-graph-to-tensor"
 
     target: str | None = None

@@ -81,6 +81,7 @@ from xdsl.rewriter import InsertPoint
 
 from strati import registry
 from strati.diagnostics import StratiError
+from strati.functions import OUTPUTS_ATTR
 from strati.dialects.loop.ops import ForOp, ViewOp
 from strati.dialects.tensor.ops import (
     PARALLEL,
@@ -97,7 +98,6 @@ from strati.dialects.tensor.ops import (
     YieldOp,
 )
 
-OUTPUTS_ATTR = "strati.outputs"
 
 # Ops whose result is written into a buffer of their own (fresh, in place, or an output).
 _OWNING = (EmptyOp, FillOp, GenericOp, ConcatOp, ExtractSliceOp, InsertSliceOp, PadOp, func.CallOp)
@@ -135,6 +135,8 @@ def dps_signature(fn: func.FuncOp) -> list[Attribute]:
 
 @dataclass(frozen=True)
 class ConvertTensorToLoopPass(ModulePass):
+    """Bufferize tensor-level functions into loop nests over memrefs (destination-passing style)."""
+
     name = "convert-tensor-to-loop"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -33,6 +33,8 @@ from strati.diagnostics import StratiError
 
 @dataclass(frozen=True)
 class FoldConstantsPass(ModulePass):
+    """Evaluate ops whose operands are all constants, through their reference."""
+
     name = "fold-constants"
 
     max_elements: int = 1 << 20

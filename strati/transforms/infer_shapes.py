@@ -24,6 +24,8 @@ from strati.dialects.shapes import types_compatible
 
 @dataclass(frozen=True)
 class InferShapesPass(ModulePass):
+    """Refine result types (and dynamic dimensions) through each op's infer_type."""
+
     name = "infer-shapes"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

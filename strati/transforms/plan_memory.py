@@ -2,7 +2,7 @@
 
 A loop-level function (see :mod:`strati.transforms.convert_tensor_to_loop`) gets a
 ``memref.alloc`` per temporary and a ``memref.dealloc`` after its last use.  This
-pass replaces them, per function, with **one** allocation:
+pass replaces them, per function, with **one** allocation (per memory space):
 
     %arena = memref.alloc() {alignment = 64 : i64} : memref<12096xi8>   // first op
     ...
@@ -13,8 +13,10 @@ pass replaces them, per function, with **one** allocation:
 **Memory spaces.**  Temporaries in a target's memory (``memref<..., #hw.space<"sram">>``)
 are planned apart, one arena per space (``%arena_sram = memref.alloc() : memref<Nxi8,
 #hw.space<"sram">>``), which must fit the capacity the module's target declares for
-that space: more is an error naming the function, the bytes and the capacity, and a
-space the target does not declare is an error listing its spaces.
+that space (option ``target``: the target to plan for when the module does not carry
+its description yet, as before convert-loop-to-hw): more is an error naming the
+function, the bytes and the capacity, and a space the target does not declare is an
+error listing its spaces.
 
 **The arena** is an ``i8`` buffer allocated at the start of the function and freed
 just before it returns (rather than passed in by the runtime: the function keeps
@@ -473,9 +475,9 @@ def spaces(fn: func.FuncOp) -> list[str | None]:
     return [None, *sorted(named)]  # type: ignore[type-var]
 
 
-def plan_module(module: ModuleOp, *, in_place: bool = True) -> list[FunctionPlan]:
+def plan_module(module: ModuleOp, *, in_place: bool = True, target_name: str | None = None) -> list[FunctionPlan]:
     """One plan per function and memory space; a space's arena must fit the capacity the
-    module's target gives it (:meth:`strati.dialects.hw.target.Target.space_capacity`)."""
+    target (``target_name``, else the module's) gives it (:meth:`~strati.dialects.hw.target.Target.space_capacity`)."""
     plans = []
     target = description = None
     for fn in functions(module):
@@ -487,7 +489,7 @@ def plan_module(module: ModuleOp, *, in_place: bool = True) -> list[FunctionPlan
                 continue
             if space is not None:
                 if target is None:
-                    target, description = target_of(module)
+                    target, description = target_of(module, target_name)
                 if space not in target.memory_spaces:
                     known = ", ".join(f"'{n}'" for n in target.memory_spaces) or "none"
                     raise StratiError(f"plan-memory: target '{target.name}' has no memory space '{space}' (its spaces: {known})", fn)
@@ -511,9 +513,10 @@ class PlanMemoryPass(ModulePass):
 
     report: bool = False
     in_place: bool = True
+    target: str | None = None
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for plan in plan_module(op, in_place=self.in_place):
+        for plan in plan_module(op, in_place=self.in_place, target_name=self.target):
             if self.report:
                 sys.stderr.write(plan.report() + "\n")
             fn = next(f for f in functions(op) if f.sym_name.data == plan.name)

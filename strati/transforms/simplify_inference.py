@@ -197,6 +197,8 @@ PATTERNS: tuple[RewritePattern, ...] = (
 
 @dataclass(frozen=True)
 class SimplifyInferencePass(ModulePass):
+    """Fold batch norm into convolutions and gemms, drop dropout and identities."""
+
     name = "simplify-inference"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

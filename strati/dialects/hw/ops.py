@@ -13,8 +13,9 @@ The name says which registered target (:mod:`strati.dialects.hw.target`) it desc
 the fields are that target's own (:attr:`Target.fields`): the CPU has vector width,
 FMA, cores and caches, an accelerator its scratchpad sizes and tile shape.  A field is
 an integer, a boolean, a string or a list of integers (``tile = [16, 16, 16]``).  The
-parser checks every field against the target's declaration, so a description of a
-target that is not registered (a plug-in not loaded) is an error naming the known ones.
+parser checks every field against the target's declaration (a field left out takes its
+default), so a description of a target that is not registered (a plug-in not loaded) is
+an error naming the known ones.
 
 **Memory spaces.**  ``#hw.space<"sram">`` is the memory space of a ``memref`` that lives
 somewhere other than main memory (``memref<16x16xi8, #hw.space<"sram">>``); the target
@@ -130,6 +131,7 @@ class TargetAttr(ParametrizedAttribute):
         problem = description_problem(name, values)
         if problem is not None:
             parser.raise_error(problem, start, parser.pos)
+        values = {**{f.name: f.default for f in target.fields if f.default is not None}, **values}
         return (StringAttr(name), DictionaryAttr({k: to_attr(values[k]) for k in declared if k in values}))
 
     def print_parameters(self, printer: Printer) -> None:
