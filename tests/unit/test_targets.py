@@ -27,7 +27,8 @@ from strati.dialects.hw.target import get_target
 from strati.runtime.interpreter import run_function
 from strati.runtime.jit import compile_module
 from strati.runtime.loop_interpreter import run_loop_function
-from strati.strategy import choose
+from strati.dialects.graph import lowering
+from strati.strategy import Choice, choose, strategies
 from strati.transforms import available_passes, register_pass, strati_passes, unregister_pass
 
 sys.path.insert(0, str(Path(__file__).parent / "plugins"))
@@ -104,28 +105,44 @@ func.func @conv(%x: tensor<1x{c}x{hw}x{hw}xf32>, %w: tensor<{o}x{c}x{k}x{k}xf32>
 
 
 @pytest.mark.parametrize("lanes", [8, 16])
-def test_conv2d_strategy_is_chosen_by_cost(lanes):
+@pytest.mark.parametrize(
+    "shape, want",
+    [
+        ((16, 32, 7, 1, 1, 0), "1x1_as_matmul"),  # a small image: the matmul's long row wins
+        ((64, 256, 56, 1, 1, 0), "direct"),  # rows of 56 fill the vectors already
+        ((64, 64, 56, 3, 1, 1), "direct"),  # im2col's patch matrix (7 MB) would be read per channel
+        ((64, 128, 56, 3, 2, 1), "im2col"),  # strided: direct is scalar
+        ((512, 512, 7, 3, 1, 1), "im2col"),  # rows of 7 waste the vectors
+    ],
+)
+def test_conv2d_strategy_is_chosen_by_cost(lanes, shape, want):
     target = host_cpu().replace(vector_width=lanes)
-    pointwise = next(o for o in parse(conv(16, 32, 7, 1)).walk() if o.name == "graph.conv2d")
-    choice = choose(pointwise, target)
-    assert choice.strategy.name == "1x1_as_matmul"
-    assert "cheapest of 1x1_as_matmul" in choice.explain() and "direct" in choice.explain()
-    spatial = next(o for o in parse(conv(16, 32, 7, 3, pad=1)).walk() if o.name == "graph.conv2d")
-    choice = choose(spatial, target)
-    assert choice.strategy.name == "direct" and choice.not_applicable == ("1x1_as_matmul",)
+    op = next(o for o in parse(conv(*shape)).walk() if o.name == "graph.conv2d")
+    choice = choose(op, target)
+    assert choice.strategy.name == want
+    assert choice.explain().startswith(f"graph.conv2d -> cpu/{want}: cheapest of {want}")
+    pointwise = shape[3] == 1
+    assert choice.not_applicable == (("im2col",) if pointwise else ("1x1_as_matmul",))
 
 
 @pytest.mark.parametrize("lanes", [8, 16])
-@pytest.mark.parametrize("shape", [(16, 32, 7, 1, 1, 0), (8, 8, 9, 3, 2, 1), (3, 5, 6, 1, 1, 0)])
-def test_conv2d_strategies_match_the_interpreter(lanes, shape):
+@pytest.mark.parametrize("strategy", ["direct", "1x1_as_matmul", "im2col"])
+@pytest.mark.parametrize("shape", [(16, 32, 7, 1, 1, 0), (8, 8, 9, 3, 2, 1), (3, 5, 6, 1, 1, 0), (4, 6, 11, 5, 3, 2), (8, 8, 5, 3, 1, 1)])
+def test_conv2d_strategies_match_the_interpreter(monkeypatch, lanes, strategy, shape):
+    """Every strategy that applies, forced, on a fixed AVX2 or AVX-512 machine."""
     c, o, size, k, stride, pad = shape
     text = conv(c, o, size, k, stride, pad)
+    chosen = next(s for s in strategies("graph.conv2d", "cpu") if s.name == strategy)
+    op = next(o for o in parse(text).walk() if o.name == "graph.conv2d")
+    if not chosen.applies(op, host_cpu()):
+        pytest.skip(f"{strategy} does not apply to this convolution")
+    monkeypatch.setattr(lowering, "choose", lambda op, d: Choice(chosen, ((strategy, 0.0),), ()) if op.name == "graph.conv2d" else None)
     x = RNG.standard_normal((1, c, size, size)).astype(np.float32)
     w = RNG.standard_normal((o, c, k, k)).astype(np.float32)
     b = RNG.standard_normal(o).astype(np.float32)
     want = run_function(parse(text), [x, w, b])[0]
     loops = lower_to(parse(text), "loop", target="cpu")
-    loops.attributes[TARGET_ATTR] = host_cpu().replace(vector_width=lanes)  # a fixed AVX2 or AVX-512 machine
+    loops.attributes[TARGET_ATTR] = host_cpu().replace(vector_width=lanes)
     hw = lower_to(loops, "hw")
     assert {op.result.type.get_shape()[0] for op in hw.walk() if op.name == "vector.load"} <= {4, 8, 16}
     np.testing.assert_allclose(compile_module(hw)(x, w, b), want, rtol=1e-4, atol=1e-4)

@@ -72,7 +72,7 @@ def _finish(b: TensorBuilder, y: SSAValue, result_type: TensorType) -> SSAValue:
     return b.elementwise([y], result_type, lambda v: s.cast(v, result_type.get_element_type()))
 
 
-def _scaled(d: AffineExpr, k: int) -> AffineExpr:
+def scaled(d: AffineExpr, k: int) -> AffineExpr:
     return d if k == 1 else d * k
 
 
@@ -169,7 +169,7 @@ def lower_gemm(op: Operation, b: TensorBuilder) -> SSAValue:
 # --- conv2d ------------------------------------------------------------------------------
 
 
-def _high_pad(size: int, low: int, out: int, stride: int, kernel: int, dilation: int) -> int:
+def high_pad(size: int, low: int, out: int, stride: int, kernel: int, dilation: int) -> int:
     """How far past the input the windows reach (no more than they read)."""
     reach = (out - 1) * stride + dilation * (kernel - 1) + 1
     return max(0, reach - size - low)
@@ -188,7 +188,7 @@ def lower_conv2d(op: Operation, b: TensorBuilder) -> SSAValue:
     o, cg, kh, kw = shape(w)
     _, _, oh, ow = result_type.get_shape()
     low = (pads[0], pads[1])
-    high = (_high_pad(h, pads[0], oh, sh, kh, dh), _high_pad(wd, pads[1], ow, sw, kw, dw))
+    high = (high_pad(h, pads[0], oh, sh, kh, dh), high_pad(wd, pads[1], ow, sw, kw, dw))
     if any(low) or any(high):
         x = b.pad(x, (0, 0, *low), (0, 0, *high), 0)
     d = dims(7)
@@ -197,8 +197,8 @@ def lower_conv2d(op: Operation, b: TensorBuilder) -> SSAValue:
         channel = d[4]
     else:
         group = d[1] if per_group == 1 else d[1] // per_group
-        channel = _scaled(group, cg) + d[4]
-    x_map = _map(7, (d[0], channel, _scaled(d[2], sh) + _scaled(d[5], dh), _scaled(d[3], sw) + _scaled(d[6], dw)))
+        channel = scaled(group, cg) + d[4]
+    x_map = _map(7, (d[0], channel, scaled(d[2], sh) + scaled(d[5], dh), scaled(d[3], sw) + scaled(d[6], dw)))
     w_map = _map(7, (d[1], d[4], d[5], d[6]))
     out_map = _map(7, d[:4])
     acc_t = _tensor(acc, result_type.get_shape())
@@ -228,12 +228,12 @@ def _pool_window(op: Operation, b: TensorBuilder, fill: float | int, body, init:
     _, _, h, w = shape(x)
     _, _, oh, ow = op.results[0].type.get_shape()
     low = (pads[0], pads[1])
-    high = (_high_pad(h, pads[0], oh, sh, kernel[0], dh), _high_pad(w, pads[1], ow, sw, kernel[1], dw))
+    high = (high_pad(h, pads[0], oh, sh, kernel[0], dh), high_pad(w, pads[1], ow, sw, kernel[1], dw))
     if any(low) or any(high):
         x = b.pad(x, (0, 0, *low), (0, 0, *high), fill)
     window = b.empty(_tensor(element_type(x), kernel))
     d = dims(6)
-    x_map = _map(6, (d[0], d[1], _scaled(d[2], sh) + _scaled(d[4], dh), _scaled(d[3], sw) + _scaled(d[5], dw)))
+    x_map = _map(6, (d[0], d[1], scaled(d[2], sh) + scaled(d[4], dh), scaled(d[3], sw) + scaled(d[5], dw)))
     (y,) = b.generic(
         [x, window],
         [init],
