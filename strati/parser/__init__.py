@@ -67,10 +67,10 @@ def register_canonicalization(rules: RuleSet) -> None:
 
 def format_listing() -> str:
     """``strati-opt --list-rules``: each rule, the ops it rewrites, its benefit and its origin."""
-    rows = [(name, ", ".join(rule.roots), f"benefit {rule.benefit}", rule.origin)
+    rows = [(name, f"benefit {rule.benefit}", f"[{rule.origin}]", ", ".join(rule.roots))
             for name, rule in ((n, RULES.lookup(n)) for n in RULES.names())]
     widths = [max((len(r[i]) for r in rows), default=0) for i in range(3)]
-    return "".join(f"{a:{widths[0]}}  {b:{widths[1]}}  {c:{widths[2]}}  [{d}]\n" for a, b, c, d in rows)
+    return "".join(f"{a:{widths[0]}}  {b:{widths[1]}}  {c:{widths[2]}}  {d}\n" for a, b, c, d in rows)
 
 
 __all__ = ["RULES", "Rule", "RuleError", "RuleSet", "format_listing", "format_rules", "load_rules",

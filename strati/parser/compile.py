@@ -360,6 +360,8 @@ class _Compiler:
                 raise self.error(f"unbound name '{r.name}'", r.pos)
             if kind != "value":
                 raise self.error(f"'{r.name}' is a {kind}, not a value", r.pos)
+            if r.name == "result":
+                raise self.error("a rule cannot replace the result by itself", r.pos)
             name = r.name
             return lambda env, new_ops: env[name]
         names = self.resolve(r.op, r.pos)
@@ -453,6 +455,8 @@ class _TypeFacts:
 
     def union(self, a: Any, b: Any) -> None:
         if a is not None and b is not None:
+            self.parent.setdefault(a, a)
+            self.parent.setdefault(b, b)
             self.parent[self.find(a)] = self.find(b)
 
     @staticmethod
@@ -471,7 +475,7 @@ class _TypeFacts:
 
     def literal(self, t: Any, compiler: _Compiler) -> Attribute | None:
         root = self.find(t)
-        for term in [*self.parent, t]:
+        for term in self.parent:
             if term[0] == "literal" and self.find(term) == root:
                 return compiler.parse_type(TypeLit(term[1], term[2]))
         return None

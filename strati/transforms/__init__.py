@@ -33,6 +33,7 @@ def _convert_loop_to_hw():
 
 
 STRATI_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "apply-rules": lambda: __import__("strati.transforms.apply_rules", fromlist=["_"]).ApplyRulesPass,
     "convert-loop-to-hw": _convert_loop_to_hw,
     "convert-graph-to-tensor": _convert_graph_to_tensor,
     "convert-tensor-to-loop": lambda: __import__("strati.transforms.convert_tensor_to_loop", fromlist=["_"]).ConvertTensorToLoopPass,
