@@ -190,7 +190,8 @@ class _Compiler:
         if count < required or (most is not None and count > most):
             names = ", ".join(n for n, _ in defs) or "none"
             want = str(required) if most == required else f"{required} to {most}" if most is not None else f"at least {required}"
-            raise self.error(f"'{op_name}' takes {want} operands ({names}), not {count}", pos)
+            noun = "operand" if want == "1" else "operands"
+            raise self.error(f"'{op_name}' takes {want} {noun} ({names}), not {count}", pos)
 
     def prop_def(self, op_name: str, prop: str, pos: Pos) -> Any:
         props = self.op_class(op_name, pos).get_irdl_definition().properties
