@@ -46,3 +46,11 @@ func.func @cast(%x: tensor<2xf32>, %y: tensor<2xf32>) -> (tensor<2xi32>, tensor<
   %s = graph.add %x, %y : tensor<2xf32>
   func.return %c, %s : tensor<2xi32>, tensor<2xf32>
 }
+
+// CHECK-LABEL: func.func @arith(
+// CHECK-NEXT: func.return %s
+func.func @arith(%s: f32) -> f32 {
+  %a = arith.negf %s : f32
+  %b = arith.negf %a : f32
+  func.return %b : f32
+}
