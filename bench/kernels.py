@@ -6,8 +6,10 @@ computation in numpy:
 
 * ``matmul N`` (256, 512, 1024): ``graph.matmul`` of two N x N float32 matrices;
   numpy ``a @ b`` (BLAS);
-* ``conv3x3``: ``graph.conv2d``, 1x64x56x56 input, 64x64x3x3 weight, pads 1; numpy
-  as a padded ``sliding_window_view`` contracted with ``tensordot`` (im2col + BLAS);
+* ``conv``: ``graph.conv2d`` in ResNet-50's shapes: 3x3 on 64ch 56x56, 256ch 14x14 and
+  512ch 7x7; 3x3 stride 2 (64 -> 128ch, 56x56); the 7x7 stride-2 stem (224x224); 1x1
+  (1024 -> 256ch, 14x14); numpy as a padded ``sliding_window_view`` contracted with
+  ``tensordot`` (im2col + BLAS);
 * ``chain``: five elementwise ops on 4M (2048 x 2048) float32,
   ``tanh(relu((a + b) * c) - a)``; numpy with its temporaries;
 * ``examples/*.mlir``: the example models on seeded standard-normal inputs; the
@@ -122,29 +124,35 @@ def matmul(n: int) -> Kernel:
     return Kernel(f"matmul {n}", text, [a, b], lambda: a @ b, onnx)
 
 
-def conv(channels: int, size: int) -> Kernel:
+def conv(channels: int, size: int, kernel: int = 3, stride: int = 1, out_channels: int | None = None) -> Kernel:
+    """A ``kernel x kernel`` convolution padded to keep ``size / stride``; numpy as im2col + BLAS."""
+    o = out_channels or channels
+    pad = kernel // 2
     x = RNG.standard_normal((1, channels, size, size), np.float32)
-    w = (RNG.standard_normal((channels, channels, 3, 3)) / np.sqrt(9 * channels)).astype(np.float32)
-    out = (1, channels, size, size)
+    w = (RNG.standard_normal((o, channels, kernel, kernel)) / np.sqrt(kernel * kernel * channels)).astype(np.float32)
+    side = (size + 2 * pad - kernel) // stride + 1
+    out = (1, o, side, side)
+    props = f"strides = array<i64: {stride}, {stride}>, pads = array<i64: {pad}, {pad}, {pad}, {pad}>"
     text = (
         f"func.func @conv(%x: {tt(x.shape)}, %w: {tt(w.shape)}) -> {tt(out)} {{\n"
-        f"  %y = graph.conv2d %x, %w {{pads = array<i64: 1, 1, 1, 1>}} : ({tt(x.shape)}, {tt(w.shape)}) -> {tt(out)}\n"
+        f"  %y = graph.conv2d %x, %w {{{props}}} : ({tt(x.shape)}, {tt(w.shape)}) -> {tt(out)}\n"
         f"  func.return %y : {tt(out)}\n}}\n"
     )
 
     def numpy():
-        padded = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
-        windows = np.lib.stride_tricks.sliding_window_view(padded, (3, 3), axis=(2, 3))  # N C H W 3 3
+        padded = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+        windows = np.lib.stride_tricks.sliding_window_view(padded, (kernel, kernel), axis=(2, 3))[:, :, ::stride, ::stride]
         y = np.tensordot(windows, w, axes=([1, 4, 5], [1, 2, 3]))  # N H W O
         return np.ascontiguousarray(y.transpose(0, 3, 1, 2))
 
     def onnx():
         from onnx import helper
 
-        node = helper.make_node("Conv", ["x", "w"], ["y"], kernel_shape=[3, 3], pads=[1, 1, 1, 1])
+        node = helper.make_node("Conv", ["x", "w"], ["y"], kernel_shape=[kernel, kernel], pads=[pad] * 4, strides=[stride] * 2)
         return ort_session([node], {"x": x, "w": w}, "y")
 
-    return Kernel(f"conv3x3 {channels}ch {size}x{size}", text, [x, w], numpy, onnx)
+    name = f"conv{kernel}x{kernel}{f' s{stride}' if stride > 1 else ''} {channels}->{o}ch {size}x{size}"
+    return Kernel(name, text, [x, w], numpy, onnx)
 
 
 def chain(n: int) -> Kernel:
@@ -223,7 +231,9 @@ def main(argv: list[str] | None = None) -> None:
     if args.quick:
         kernels = [matmul(128), matmul(256), conv(16, 28), chain(256 * 1024)]
     else:
-        kernels = [matmul(256), matmul(512), matmul(1024), conv(64, 56), chain(4 * 1024 * 1024)]
+        kernels = [matmul(256), matmul(512), matmul(1024), conv(64, 56), conv(256, 14), conv(512, 7)]
+        kernels += [conv(64, 56, stride=2, out_channels=128), conv(3, 224, kernel=7, stride=2, out_channels=64)]
+        kernels += [conv(1024, 14, kernel=1, out_channels=256), chain(4 * 1024 * 1024)]
     kernels += [example(p) for p in sorted(EXAMPLES.glob("*.mlir"))]
     print(header(("numpy", "llvmlite", "xdsl", "onnxruntime")))
     print(f"# {' '.join(['bench/kernels.py', *(argv if argv is not None else sys.argv[1:])])}: median of >= {args.repeat} "

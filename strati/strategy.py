@@ -12,13 +12,15 @@ costs compared and the strategies that did not apply, one line per op, to stderr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from typing import TYPE_CHECKING
 
 from xdsl.ir import Operation, SSAValue
 
+from strati.diagnostics import StratiError
 from strati.registry import DEFAULT_LEVEL, Registry
 
 if TYPE_CHECKING:
@@ -83,11 +85,34 @@ class Choice:
         return f"{self.strategy.op_name} -> {self.strategy.target}/{self.strategy.name}: {why}{skipped}"
 
 
+_FORCED: dict[tuple[str, str], str] = {}
+
+
+@contextlib.contextmanager
+def forced(op_name: str, target: str, name: str) -> Iterator[None]:
+    """Within the block, ``op_name`` on ``target`` takes strategy ``name`` wherever it applies
+    (for tests that check one form, and for measuring one form against another)."""
+    key = (op_name, target)
+    if not any(s.name == name for s in strategies(op_name, target)):
+        raise StratiError(f"no strategy '{name}' for {op_name} on target '{target}'")
+    previous = _FORCED.get(key)
+    _FORCED[key] = name
+    try:
+        yield
+    finally:
+        if previous is None:
+            _FORCED.pop(key, None)
+        else:
+            _FORCED[key] = previous
+
+
 def choose(op: Operation, description: TargetAttr) -> Choice | None:
     """The cheapest applicable strategy for ``op`` on the described target (None: it has none)."""
     candidates = strategies(op.name, description.target_name)
     if not candidates:
         return None
+    if (name := _FORCED.get((op.name, description.target_name))) is not None:
+        candidates = [s for s in candidates if s.name == name]
     applicable = [s for s in candidates if s.applies(op, description)]
     if not applicable:
         return None
@@ -99,4 +124,4 @@ def choose(op: Operation, description: TargetAttr) -> Choice | None:
     )
 
 
-__all__ = ["Choice", "Strategy", "choose", "register_strategy", "strategies", "strategies_for_target", "unregister_strategy"]
+__all__ = ["Choice", "Strategy", "choose", "forced", "register_strategy", "strategies", "strategies_for_target", "unregister_strategy"]

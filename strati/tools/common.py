@@ -65,7 +65,13 @@ def write_text(path: str, text: str) -> None:
 
 
 def load_plugin(spec: str) -> None:
-    """Import a plug-in (a ``.py`` file or a module name) that registers dialects, attributes or passes."""
+    """Import a plug-in (a ``.py`` file or a module name) that registers dialects, attributes or passes;
+    a ``.rules`` file adds its rules to the ``canonicalize`` patterns of the ops they rewrite."""
+    if spec.endswith(".rules"):
+        from strati.parser import load_rules, register_canonicalization
+
+        register_canonicalization(load_rules(spec))
+        return
     try:
         if spec.endswith(".py"):
             path = Path(spec)
@@ -90,15 +96,15 @@ def run_tool(tool: str, run: Callable[[list[str] | None], int], argv: list[str] 
 
     try:
         code = run(argv)
+    except DiagnosticError as err:  # already a whole diagnostic line (a rules file's error)
+        print(err.diagnostic, file=sys.stderr)
+        code = 1
     except StratiError as err:  # ToolError included: the user's input, one line
         if err.op is not None and file_location(err.op.location) is not None:
             print(op_diagnostic(err.message, err.op), file=sys.stderr)
             code = 1
         else:
             code = fail(tool, str(err))
-    except DiagnosticError as err:
-        print(err.diagnostic, file=sys.stderr)
-        code = 1
     except BrokenPipeError:
         code = 0
     except Exception as err:  # noqa: BLE001 - a bug in strati: one line, the traceback on request

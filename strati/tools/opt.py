@@ -24,6 +24,7 @@ from strati.compiler import LEVELS
 from strati.context import make_context
 from strati.diagnostics import (
     Diagnostic,
+    DiagnosticError,
     StratiError,
     diagnostic_message,
     op_diagnostic,
@@ -131,6 +132,8 @@ class Driver:
             start = time.perf_counter()
             try:
                 p.apply(ctx, module)
+            except DiagnosticError as err:  # a rules file's error, at its own location
+                return [err.diagnostic], None
             except StratiError as err:
                 return [op_diagnostic(err.message, err.op, self.filename)], None
             except DiagnosticException as err:
@@ -234,6 +237,11 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("--list-passes", action="store_true", help="list the passes and exit")
     ap.add_argument("--list-targets", action="store_true", help="list the registered targets and exit")
     ap.add_argument("--list-op-attrs", action="store_true", help="print the op x attribute table and exit")
+    ap.add_argument("--rules", action="append", default=[], metavar="FILE.rules",
+                    help="after -p, apply the file's rewrite rules with the canonicalize patterns (pass apply-rules)")
+    ap.add_argument("--verify-each", action="store_true", help="re-verify the IR after every rule application")
+    ap.add_argument("--list-rules", action="store_true", help="list the loaded rules and where each came from, and exit")
+    ap.add_argument("--print-rules", metavar="FILE.rules", help="check a rules file, print it in canonical form, and exit")
     return ap
 
 
@@ -290,7 +298,25 @@ def run(argv: list[str] | None = None) -> int:
         from strati.dialects.hw.target import get_target
 
         get_target(args.target)  # an unknown name: one line listing the known ones
+    if args.print_rules or args.list_rules or args.rules or args.verify_each:
+        from strati.parser import format_listing, format_rules, load_rules, parse_rules
+        from strati.parser.compile import VERIFY_EACH
+        from strati.transforms.apply_rules import ApplyRulesPass
+
+        import strati.dialects.graph  # noqa: F401  (its canonicalize rules)
+
+        VERIFY_EACH.set(args.verify_each)
+        if args.print_rules:
+            load_rules(args.print_rules)
+            sys.stdout.write(format_rules(parse_rules(read_text(args.print_rules), args.print_rules)))
+            return 0
+        rule_passes = tuple(ApplyRulesPass(file=f, verify_each=args.verify_each) for f in args.rules if load_rules(f))
+        if args.list_rules:
+            sys.stdout.write(format_listing())
+            return 0
     passes = parse_pipeline(args.passes)
+    if args.rules:
+        passes = (*passes, *rule_passes)
     text = read_text(args.input_file)
     driver = Driver(args, passes)
     chunks = split_chunks(text) if args.split_input_file else [text]

@@ -38,7 +38,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from strati.dense import dense_from_numpy, to_dtype
-from strati.dialects.graph.attrs.canonicalize import constant_array
+from strati.parser.natives import known_array as constant_array
 from strati.dialects.graph.ops import AddOp, ConstantOp, MulOp
 from strati.dialects.shapes import shape_of
 

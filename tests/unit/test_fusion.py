@@ -34,6 +34,7 @@ from strati.registry import OpPattern
 from strati.runtime.interpreter import find_function, run_function
 from strati.runtime.loop_interpreter import run_loop_function
 from strati.source import parse_module
+from strati.strategy import forced
 from strati.transforms.fuse_ops import partition
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,6 +75,15 @@ def allocs(module: ModuleOp) -> int:
 
 def fused_ops(module: ModuleOp) -> list[FusedOp]:
     return [op for op in module.walk() if isinstance(op, FusedOp)]
+
+
+
+@pytest.fixture(autouse=True, scope="module")
+def direct_convolutions():
+    """These tests check the loops of the direct convolution (fusion, in-place memory): the
+    CPU's other conv2d strategies are tested in test_targets.py."""
+    with forced("graph.conv2d", "cpu", "direct"):
+        yield
 
 
 def check_all_levels(module: ModuleOp, inputs: list[np.ndarray], jit: bool = True) -> dict[str, int]:

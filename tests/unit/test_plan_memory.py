@@ -29,6 +29,7 @@ from strati.dialects.loop.ops import ArenaViewOp
 from strati.runtime import loop_interpreter
 from strati.runtime.jit import compile_module
 from strati.runtime.loop_interpreter import run_loop_function
+from strati.strategy import forced
 from strati.transforms import strati_passes
 from strati.transforms.plan_memory import PlanMemoryPass, assign_offsets, conflicts, memory_plan
 
@@ -54,6 +55,15 @@ def plan(module, *, in_place: bool = True):
     PlanMemoryPass(in_place=in_place).apply(make_context(), out)
     out.verify()
     return out
+
+
+
+@pytest.fixture(autouse=True, scope="module")
+def direct_convolutions():
+    """These tests check the loops of the direct convolution (fusion, in-place memory): the
+    CPU's other conv2d strategies are tested in test_targets.py."""
+    with forced("graph.conv2d", "cpu", "direct"):
+        yield
 
 
 @pytest.fixture(scope="module")

@@ -27,8 +27,7 @@ from strati.dialects.hw.target import get_target
 from strati.runtime.interpreter import run_function
 from strati.runtime.jit import compile_module
 from strati.runtime.loop_interpreter import run_loop_function
-from strati.dialects.graph import lowering
-from strati.strategy import Choice, choose, strategies
+from strati.strategy import choose, forced, strategies
 from strati.transforms import available_passes, register_pass, strati_passes, unregister_pass
 
 sys.path.insert(0, str(Path(__file__).parent / "plugins"))
@@ -128,7 +127,7 @@ def test_conv2d_strategy_is_chosen_by_cost(lanes, shape, want):
 @pytest.mark.parametrize("lanes", [8, 16])
 @pytest.mark.parametrize("strategy", ["direct", "1x1_as_matmul", "im2col"])
 @pytest.mark.parametrize("shape", [(16, 32, 7, 1, 1, 0), (8, 8, 9, 3, 2, 1), (3, 5, 6, 1, 1, 0), (4, 6, 11, 5, 3, 2), (8, 8, 5, 3, 1, 1)])
-def test_conv2d_strategies_match_the_interpreter(monkeypatch, lanes, strategy, shape):
+def test_conv2d_strategies_match_the_interpreter(lanes, strategy, shape):
     """Every strategy that applies, forced, on a fixed AVX2 or AVX-512 machine."""
     c, o, size, k, stride, pad = shape
     text = conv(c, o, size, k, stride, pad)
@@ -136,12 +135,13 @@ def test_conv2d_strategies_match_the_interpreter(monkeypatch, lanes, strategy, s
     op = next(o for o in parse(text).walk() if o.name == "graph.conv2d")
     if not chosen.applies(op, host_cpu()):
         pytest.skip(f"{strategy} does not apply to this convolution")
-    monkeypatch.setattr(lowering, "choose", lambda op, d: Choice(chosen, ((strategy, 0.0),), ()) if op.name == "graph.conv2d" else None)
     x = RNG.standard_normal((1, c, size, size)).astype(np.float32)
     w = RNG.standard_normal((o, c, k, k)).astype(np.float32)
     b = RNG.standard_normal(o).astype(np.float32)
     want = run_function(parse(text), [x, w, b])[0]
-    loops = lower_to(parse(text), "loop", target="cpu")
+    with forced("graph.conv2d", "cpu", strategy):
+        loops = lower_to(parse(text), "loop", target="cpu")
+    assert choose(op, host_cpu()) is not None
     loops.attributes[TARGET_ATTR] = host_cpu().replace(vector_width=lanes)
     hw = lower_to(loops, "hw")
     assert {op.result.type.get_shape()[0] for op in hw.walk() if op.name == "vector.load"} <= {4, 8, 16}

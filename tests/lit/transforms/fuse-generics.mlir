@@ -196,12 +196,15 @@ func.func @reduction_producer(%x: tensor<4x8xf32>) -> tensor<4xf32> {
 
 // -----
 
-// A fusion group lowers to as few generics as fusion allows: the conv's init and
-// accumulation, the batch norm's per-channel std, and one generic for batch norm and
-// relu together (its inputs shared where they are the same value through the same map).
+// A fusion group lowers to as few generics as fusion allows: the conv (on the CPU, a small
+// image takes the im2col strategy: the patches, then the matmul over them), the batch
+// norm's per-channel std, and one generic for batch norm and relu together (its inputs
+// shared where they are the same value through the same map).
 // GROUP-LABEL: func.func @group(
+// GROUP: tensor.generic {{.*}} outs(%{{[0-9]+}} : tensor<1x3x3x3x6x6xf32>)
 // GROUP: tensor.fill
-// GROUP-NEXT: %conv = tensor.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]
+// GROUP-NEXT: [[PRODUCT:%[0-9]+]] = tensor.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// GROUP: %conv = tensor.reshape [[PRODUCT]] : (tensor<1x4x36xf32>) -> tensor<1x4x6x6xf32>
 // GROUP: math.sqrt
 // GROUP: %r = tensor.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%conv, %p, %{{.*}} : tensor<1x4x6x6xf32>, tensor<4xf32>, tensor<4xf32>)
 // GROUP: arith.divf

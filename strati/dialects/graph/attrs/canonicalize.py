@@ -1,55 +1,71 @@
-"""Canonicalization patterns of the graph ops, registered under the key ``"canonicalize"``.
+"""The graph ops' ``"canonicalize"`` patterns: the rules of ``graph/canonicalize.rules``
+and the one Python pattern that is not a DAG rewrite.
 
 Every GraphOp answers xDSL's ``canonicalize`` with the tuple registered for its name
-(see ``strati.dialects.graph.base.RegisteredCanonicalization``), so these are
-attached like any other op attribute, and an op from outside strati adds its own
-the same way.  Each pattern preserves values exactly (bit for bit, NaN and the
-sign of zero included):
+(see ``strati.dialects.graph.base.RegisteredCanonicalization``).  The rewrites that are
+patterns of ops (x + (-0.0), x * 1, transposes of transposes, reshape chains, ops that
+are the identity on their operand's type) are rules; see that file for each and why it
+is exact.  What stays here computes rather than rewrites:
 
-- ``x + c``, ``c + x``, ``x - c``, ``x * c``, ``c * x``, ``x / c`` where every element
-  of the constant ``c`` is the operation's neutral element -> ``x`` (or
-  ``graph.broadcast_to x`` when ``c`` broadcasts ``x`` to a larger result type).
-  For floats the neutral element of addition is **-0.0**, not +0.0:
-  ``-0.0 + +0.0 = +0.0``, so ``x + 0.0 -> x`` would turn a -0.0 into +0.0 (and a later
-  ``1 / x`` from -inf into +inf).  As MLIR's ``arith`` folders and LLVM without
-  ``nsz``, we remove ``x + (-0.0)`` and ``x - (+0.0)`` but keep ``x + (+0.0)``; LLVM
-  and TVM under fast-math would remove it.  For integers 0 is neutral on both sides.
-  ``x * 1`` and ``x / 1`` are exact for every float (NaN, inf and -0.0 included).
-- transpose of transpose -> one transpose with the composed permutation; a
-  transpose with the identity permutation -> its operand.
-- transpose, reshape, flatten, squeeze, unsqueeze of a constant -> a new constant
-  (when the constant has no other user, is a splat, or the result is small: the
-  storage is then not duplicated).  ``fold-constants`` does the same and more.
-- reshape, flatten, squeeze or unsqueeze of one of them -> one ``graph.reshape``.
-- reshape, flatten, squeeze, unsqueeze, broadcast_to, cast to the operand's own
-  type, identity and (inference-mode) dropout -> the operand.
+- a transpose, reshape, flatten, squeeze or unsqueeze of a constant -> a new constant,
+  computed by the op's registered ``reference`` (a splat stays a splat: same bytes, new
+  type), and only when that does not duplicate a large tensor (the constant has no other
+  user, is a splat, or the result has at most SMALL_CONSTANT elements).  It evaluates the
+  op and reads how the constant is stored; ``fold-constants`` does the same and more.
+
+Also here: the natives the rules call that know graph ops (``perm``), and ``graph.broadcast_to``
+as an op that ``splat`` sees through.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
-from xdsl.dialects.builtin import BytesAttr, DenseArrayBase, DenseIntOrFPElementsAttr, TensorType, i64
+from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.traits import ConstantLike
-from xdsl.utils.exceptions import VerifyException
 
 from strati import registry
 from strati.dense import dense_from_numpy, numpy_from_dense
-from strati.dialects.graph.ops import BroadcastToOp, ConstantOp, ReshapeOp, TransposeOp
+from strati.dialects.graph.ops import ConstantOp
 from strati.dialects.shapes import shape_of
+from strati.parser import load_rules
+from strati.parser.natives import SPLAT_THROUGH, register_function
 from strati.registry import register_op_attr
 
-RESHAPE_LIKE = ("graph.reshape", "graph.flatten", "graph.squeeze", "graph.unsqueeze")
+RULES_FILE = Path(__file__).parents[1] / "canonicalize.rules"
 
 # A constant of at most this many elements is folded through a transpose or reshape
 # even when it has other users (and so stays alive next to the folded copy).
 SMALL_CONSTANT = 4096
 
 
-# --- helpers ---------------------------------------------------------------------------
+# --- what the rules call ---------------------------------------------------------------
+
+
+@register_function("perm")
+def perm(value: SSAValue) -> tuple[int, ...]:
+    """The permutation of the transpose that defines ``value`` (the reversal when its
+    ``perm`` is absent)."""
+    op = value.owner
+    assert isinstance(op, Operation)
+    given = op.param("perm")
+    return tuple(given) if given is not None else tuple(reversed(range(len(shape_of(op.operands[0].type)))))
+
+
+def _broadcast(inner: np.ndarray, value: SSAValue) -> np.ndarray | None:
+    try:
+        return np.broadcast_to(inner, shape_of(value.type))
+    except (ValueError, TypeError):
+        return None
+
+
+SPLAT_THROUGH.register("graph.broadcast_to", _broadcast)
+
+
+# --- shape ops of constants ------------------------------------------------------------
 
 
 def constant_attr(value: SSAValue) -> DenseIntOrFPElementsAttr | None:
@@ -60,136 +76,6 @@ def constant_attr(value: SSAValue) -> DenseIntOrFPElementsAttr | None:
         if isinstance(attr, DenseIntOrFPElementsAttr):
             return attr
     return None
-
-
-def constant_array(value: SSAValue, look_through_broadcast: bool = True) -> np.ndarray | None:
-    """The numpy value of a constant, also through a ``graph.broadcast_to`` of one (a
-    broadcast splat); None when the value is not known."""
-    attr = constant_attr(value)
-    if attr is not None:
-        try:
-            return numpy_from_dense(attr)
-        except (TypeError, ValueError):
-            return None
-    owner = value.owner
-    if look_through_broadcast and isinstance(owner, Operation) and owner.name == "graph.broadcast_to":
-        inner = constant_array(owner.operands[0], False)
-        if inner is not None:
-            try:
-                return np.broadcast_to(inner, shape_of(value.type))
-            except (ValueError, TypeError):
-                return None
-    return None
-
-
-def perm_of(op: Operation) -> tuple[int, ...]:
-    """A transpose's permutation (the reversal when ``perm`` is absent)."""
-    perm = op.param("perm")
-    return tuple(perm) if perm is not None else tuple(reversed(range(len(shape_of(op.operands[0].type)))))
-
-
-def verified(op: Operation) -> Operation | None:
-    """The new op if it verifies (its registered infer_type agrees), else None."""
-    try:
-        op.verify()
-    except VerifyException:
-        return None
-    return op
-
-
-def forward_to(op: Operation, value: SSAValue, rewriter: PatternRewriter) -> bool:
-    """Replace ``op``'s result by ``value`` when the types are equal, or by a
-    ``graph.broadcast_to value`` when they differ only by broadcasting."""
-    result = op.results[0]
-    if value.type == result.type:
-        rewriter.replace(op, [], [value])
-        return True
-    new = verified(BroadcastToOp(operands=[value], result_types=[result.type]))
-    if new is None:
-        return False
-    rewriter.replace(op, [new])
-    return True
-
-
-# --- x + 0, x * 1, ... -----------------------------------------------------------------
-
-
-def _neg_zero(a: np.ndarray) -> bool:
-    return bool(np.all(a == 0)) and (a.dtype.kind != "f" or bool(np.all(np.signbit(a))))
-
-
-def _pos_zero(a: np.ndarray) -> bool:
-    return bool(np.all(a == 0)) and (a.dtype.kind != "f" or not bool(np.any(np.signbit(a))))
-
-
-def _one(a: np.ndarray) -> bool:
-    return bool(np.all(a == 1))
-
-
-class RemoveNeutralOperand(RewritePattern):
-    """``x op c -> x`` (or ``c op x -> x``) when every element of the constant ``c``
-    is neutral for ``op``: exactly, for every value of ``x`` (see the module's
-    docstring for why a float addition's neutral element is -0.0).  When ``c``
-    broadcasts ``x`` to a larger type, ``x`` is broadcast instead (``graph.broadcast_to``);
-    when even that cannot express the result type, nothing happens."""
-
-    def __init__(self, constant_index: int, neutral: Callable[[np.ndarray], bool], what: str):
-        self.constant_index = constant_index
-        self.neutral = neutral
-        self.what = what
-
-    def __repr__(self) -> str:
-        return f"RemoveNeutralOperand({self.what})"
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
-        if len(op.operands) != 2 or len(op.results) != 1:
-            return
-        c = constant_array(op.operands[self.constant_index])
-        x = op.operands[1 - self.constant_index]
-        if c is None or c.dtype.kind not in "iuf" or c.size == 0:
-            return
-        if not isinstance(x.type, TensorType) or x.type.get_element_type() != op.results[0].type.get_element_type():
-            return
-        if self.neutral(c):
-            forward_to(op, x, rewriter)
-
-
-# --- transposes ------------------------------------------------------------------------
-
-
-class ComposeTransposes(RewritePattern):
-    """``transpose(transpose(x, p), q) -> transpose(x, [p[i] for i in q])``, and then ``x``
-    itself when that permutation is the identity."""
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
-        inner = op.operands[0].owner
-        if not (isinstance(inner, Operation) and inner.name == "graph.transpose"):
-            return
-        p, q = perm_of(inner), perm_of(op)
-        composed = tuple(p[i] for i in q)
-        x = inner.operands[0]
-        if composed == tuple(range(len(composed))):
-            forward_to(op, x, rewriter)
-            return
-        new = TransposeOp(
-            operands=[x],
-            result_types=[op.results[0].type],
-            properties={"perm": DenseArrayBase.from_list(i64, list(composed))},
-        )
-        if verified(new) is not None:
-            rewriter.replace(op, [new])
-
-
-class RemoveIdentityTranspose(RewritePattern):
-    """A transpose whose permutation is the identity is its operand."""
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
-        perm = perm_of(op)
-        if perm == tuple(range(len(perm))):
-            forward_to(op, op.operands[0], rewriter)
-
-
-# --- shape ops of constants ------------------------------------------------------------
 
 
 class FoldShapeOfConstant(RewritePattern):
@@ -238,63 +124,14 @@ def _stored_once(attr: DenseIntOrFPElementsAttr) -> bool:
     return len(attr.data.data) == itemsize
 
 
-# --- reshapes --------------------------------------------------------------------------
+# --- registration: the Python pattern first, then the rules ----------------------------
 
-
-class ComposeReshapes(RewritePattern):
-    """A reshape (flatten, squeeze, unsqueeze) of a reshape (flatten, squeeze, unsqueeze)
-    is one ``graph.reshape`` of the inner operand: all keep the elements in row-major order."""
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
-        inner = op.operands[0].owner
-        if not (isinstance(inner, Operation) and inner.name in RESHAPE_LIKE):
-            return
-        x = inner.operands[0]
-        if x.type == op.results[0].type:
-            rewriter.replace(op, [], [x])
-            return
-        if sum(d is None for d in shape_of(op.results[0].type)) > 1:
-            return
-        new = verified(ReshapeOp(operands=[x], result_types=[op.results[0].type]))
-        if new is not None:
-            rewriter.replace(op, [new])
-
-
-class ForwardOperand(RewritePattern):
-    """An op that is the identity on its operand when the result has the operand's type:
-    reshape, flatten, squeeze, unsqueeze, broadcast_to and cast to the same type,
-    identity and inference-mode dropout.  Replaced by the operand (only when the
-    types are equal, so every user sees the type it had)."""
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
-        if len(op.operands) == 1 and len(op.results) == 1 and op.operands[0].type == op.results[0].type:
-            rewriter.replace(op, [], [op.operands[0]])
-
-
-# --- registration ----------------------------------------------------------------------
-
-ADD_ZERO_RHS = RemoveNeutralOperand(1, _neg_zero, "x + 0")
-ADD_ZERO_LHS = RemoveNeutralOperand(0, _neg_zero, "0 + x")
-SUB_ZERO = RemoveNeutralOperand(1, _pos_zero, "x - 0")
-MUL_ONE_RHS = RemoveNeutralOperand(1, _one, "x * 1")
-MUL_ONE_LHS = RemoveNeutralOperand(0, _one, "1 * x")
-DIV_ONE = RemoveNeutralOperand(1, _one, "x / 1")
-FORWARD = ForwardOperand()
 FOLD_SHAPE = FoldShapeOfConstant()
-COMPOSE_RESHAPES = ComposeReshapes()
-
-CANONICALIZATIONS: dict[str, tuple[RewritePattern, ...]] = {
-    "graph.add": (ADD_ZERO_RHS, ADD_ZERO_LHS),
-    "graph.sub": (SUB_ZERO,),
-    "graph.mul": (MUL_ONE_RHS, MUL_ONE_LHS),
-    "graph.div": (DIV_ONE,),
-    "graph.transpose": (FOLD_SHAPE, ComposeTransposes(), RemoveIdentityTranspose()),
-    **{name: (FOLD_SHAPE, FORWARD, COMPOSE_RESHAPES) for name in RESHAPE_LIKE},
-    "graph.broadcast_to": (FORWARD,),
-    "graph.cast": (FORWARD,),
-    "graph.identity": (FORWARD,),
-    "graph.dropout": (FORWARD,),
+PYTHON_PATTERNS: dict[str, tuple[RewritePattern, ...]] = {
+    name: (FOLD_SHAPE,)
+    for name in ("graph.transpose", "graph.reshape", "graph.flatten", "graph.squeeze", "graph.unsqueeze")
 }
 
-for _name, _patterns in CANONICALIZATIONS.items():
-    register_op_attr(_name, "canonicalize", _patterns)
+RULES = load_rules(RULES_FILE)
+for _name in sorted({*PYTHON_PATTERNS, *RULES.roots()}):
+    register_op_attr(_name, "canonicalize", (*PYTHON_PATTERNS.get(_name, ()), *RULES.patterns_for(_name)))

@@ -1,0 +1,541 @@
+"""Rules files -> xDSL ``RewritePattern``s.
+
+The syntax tree of ``strati.parser.syntax`` is checked against the ops it names (they
+exist, take that many operands, have those properties), the names it uses (bound before
+use) and the natives it calls (registered, with that many arguments), and then turned
+into closures: a matcher per pattern node, a check per constraint, a builder per new op.
+A :class:`Rule` runs them: match, check, build, verify the new ops, replace.
+
+Types: a replacement must have the type of the result it replaces.  When the rule itself
+says so (``x : T`` and ``: T``, ``same_type(x, result)``, ``: type(result)``) nothing is
+checked at run time; when the rule says the opposite (two different literal types), it is
+rejected when loaded; otherwise each application checks, and a rule that would change a
+type is an error naming it.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections import Counter
+from collections.abc import Callable
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    FloatAttr,
+    IntegerAttr,
+    NoneType,
+    StringAttr,
+    f32,
+    f64,
+    i1,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import IRDLOperation, OptOperandDef, VarOperandDef, VarResultDef, OptResultDef
+from xdsl.parser import Parser
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.utils.exceptions import ParseError, VerifyException
+
+from strati import registry
+from strati.diagnostics import StratiError, diagnostic_message
+from strati.dialects.uniform import coerce_property, describe, group_by_defs, param, satisfies
+from strati.parser import natives
+from strati.parser.syntax import (
+    Bind,
+    Call,
+    Compare,
+    Expr,
+    ListLit,
+    Lit,
+    NewOp,
+    OpPattern,
+    OpSet,
+    Pattern,
+    Pos,
+    Ref,
+    RuleDef,
+    RuleError,
+    Splat,
+    TypeLit,
+    Use,
+    Wildcard,
+)
+from strati.registry import UnknownName
+
+Env = dict[str, Any]
+
+VERIFY_EACH: ContextVar[bool] = ContextVar("strati_rules_verify_each", default=False)
+"""Debug mode: re-verify the enclosing op after every rule application."""
+
+FIRED: ContextVar[Counter | None] = ContextVar("strati_rules_fired", default=None)
+"""When set, every application adds the rule's name (for the non-convergence error)."""
+
+
+class Rule(RewritePattern):
+    """One rule of a rules file, applicable to the ops named ``roots``."""
+
+    def __init__(self, name: str, origin: str, benefit: int, roots: tuple[str, ...], text: str,
+                 match: Callable[[Operation, Env], bool], checks: list[Callable[[Env], bool]],
+                 build: Callable[[Env, list[Operation]], SSAValue], type_proven: bool):
+        self.name, self.origin, self.benefit, self.roots, self.text = name, origin, benefit, roots, text
+        self.match, self.checks, self.build, self.type_proven = match, checks, build, type_proven
+
+    def __repr__(self) -> str:
+        return f"Rule({self.name} at {self.origin})"
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if op.name not in self.roots:
+            return
+        env: Env = {"result": op.results[0]}
+        if not self.match(op, env) or not all(check(env) for check in self.checks):
+            return
+        new_ops: list[Operation] = []
+        try:
+            value = self.build(env, new_ops)
+            for new in new_ops:
+                new.verify()
+        except VerifyException:  # a new op that does not verify: the rule does not apply here
+            _discard(new_ops)
+            return
+        if not self.type_proven and value.type != op.results[0].type:
+            _discard(new_ops)
+            raise StratiError(f"rule '{self.name}' ({self.origin}) would replace a value of type "
+                              f"{op.results[0].type} by one of type {value.type}", op)
+        for new in new_ops:
+            new.location = op.location
+        scope = _top(op) if VERIFY_EACH.get() else None
+        rewriter.replace(op, new_ops, [value])
+        if (fired := FIRED.get()) is not None:
+            fired[self.name] += 1
+        if scope is not None:
+            try:
+                scope.verify()
+            except VerifyException as err:
+                raise StratiError(f"rule '{self.name}' ({self.origin}) produced IR that does not verify: "
+                                  f"{diagnostic_message(err)}", new_ops[-1] if new_ops else None) from None
+
+
+def _discard(ops: list[Operation]) -> None:
+    for op in ops:
+        op.drop_all_references()
+
+
+def _top(op: Operation) -> Operation:
+    while (parent := op.parent_op()) is not None:
+        op = parent
+    return op
+
+
+@dataclass
+class RuleSet:
+    """The rules of one file, in order."""
+
+    path: str
+    rules: list[Rule]
+
+    def roots(self) -> list[str]:
+        return sorted({name for rule in self.rules for name in rule.roots})
+
+    def patterns_for(self, op_name: str) -> tuple[Rule, ...]:
+        """The rules for one op, highest benefit first (file order among equals)."""
+        return tuple(sorted((r for r in self.rules if op_name in r.roots), key=lambda r: -r.benefit))
+
+
+# --- the compiler ----------------------------------------------------------------------
+
+
+class _Compiler:
+    def __init__(self, ctx: Context, path: str):
+        self.ctx, self.path = ctx, path
+        self.opsets: dict[str, tuple[str, ...]] = {}
+
+    def error(self, message: str, pos: Pos) -> RuleError:
+        return RuleError(message, self.path, pos.line, pos.col)
+
+    # -- ops
+
+    def op_class(self, name: str, pos: Pos) -> type[IRDLOperation]:
+        cls = self.ctx.get_optional_op(name)
+        if cls is None or not issubclass(cls, IRDLOperation):
+            raise self.error(f"unknown op '{name}'", pos)
+        return cls
+
+    def resolve(self, ref: str, pos: Pos) -> tuple[str, ...]:
+        """The op names an op reference stands for (one op, or an op set)."""
+        if "." in ref:
+            self.op_class(ref, pos)
+            return (ref,)
+        if ref not in self.opsets:
+            known = ", ".join(sorted(self.opsets)) or "none"
+            raise self.error(f"unknown op set '{ref}' (op sets: {known}); ops are named with their dialect", pos)
+        return self.opsets[ref]
+
+    def opset(self, item: OpSet) -> None:
+        if item.name in self.opsets:
+            raise self.error(f"op set '{item.name}' is already defined", item.pos)
+        names: list[str] = []
+        for ref, pos in item.ops:
+            names += [n for n in self.resolve(ref, pos) if n not in names]
+        self.opsets[item.name] = tuple(names)
+
+    def check_arity(self, op_name: str, count: int, pos: Pos) -> None:
+        defs = self.op_class(op_name, pos).get_irdl_definition().operands
+        required = sum(not isinstance(d, (OptOperandDef, VarOperandDef)) for _, d in defs)
+        variadic = any(isinstance(d, VarOperandDef) and not isinstance(d, OptOperandDef) for _, d in defs)
+        most = None if variadic else len(defs)
+        if count < required or (most is not None and count > most):
+            names = ", ".join(n for n, _ in defs) or "none"
+            want = str(required) if most == required else f"{required} to {most}" if most is not None else f"at least {required}"
+            noun = "operand" if want == "1" else "operands"
+            raise self.error(f"'{op_name}' takes {want} {noun} ({names}), not {count}", pos)
+
+    def prop_def(self, op_name: str, prop: str, pos: Pos) -> Any:
+        props = self.op_class(op_name, pos).get_irdl_definition().properties
+        if prop not in props:
+            known = ", ".join(props) or "none"
+            raise self.error(f"'{op_name}' has no property '{prop}' (properties: {known})", pos)
+        return props[prop]
+
+    # -- a rule
+
+    def rule(self, item: RuleDef, text: str) -> Rule:
+        roots = self.resolve(item.pattern.op, item.pattern.pos)
+        for name in roots:
+            results = self.op_class(name, item.pattern.pos).get_irdl_definition().results
+            if len(results) != 1 or isinstance(results[0][1], (VarResultDef, OptResultDef)):
+                raise self.error(f"'{name}' does not have exactly one result; a rule replaces one result", item.pattern.pos)
+        scope = _Scope({"result": "value"})
+        types = _TypeFacts()
+        match = self.op_pattern(item.pattern, scope, types, root=True)
+        checks = [self.constraint(c, scope, types) for c in item.where]
+        build = self.replacement(item.replacement, scope)
+        proven = self.types_agree(item, types, scope)
+        origin = f"{self.path}:{item.pos.line}"
+        return Rule(item.name, origin, item.benefit, roots, text, match, checks, build, proven)
+
+    def op_pattern(self, p: OpPattern, scope: _Scope, types: _TypeFacts, root: bool = False):
+        names = self.resolve(p.op, p.pos)
+        for name in names:
+            self.check_arity(name, len(p.args), p.pos)
+        subs = [self.value_pattern(a, scope, types) for a in p.args]
+        props = []
+        for prop in p.props:
+            for name in names:
+                self.prop_def(name, prop.name, prop.pos)
+            props.append((prop.name, self.binder(prop.value, scope, "property")))
+        value_name = "result" if root else p.bind
+        if root and p.bind:
+            raise self.error("the matched op's result is always named 'result'", p.pos)
+        type_check = None
+        if p.type is not None:
+            type_check = self.binder(p.type, scope, "type")
+            types.union(("value", value_name or f"#{id(p)}"), types.term(p.type, scope))
+        bind = None if root or p.bind is None else self.binder(Ref(p.bind, p.pos), scope, "value")
+        arity, name_set = len(subs), frozenset(names)
+
+        def match_op(op: Operation, env: Env) -> bool:
+            if op.name not in name_set or len(op.operands) != arity:
+                return False
+            for sub, operand in zip(subs, op.operands):
+                if not sub(operand, env):
+                    return False
+            for prop_name, binder in props:
+                if not binder(param(op, prop_name), env):
+                    return False
+            return type_check is None or type_check(op.results[0].type, env)
+
+        if root:
+            return match_op
+
+        def match_value(value: SSAValue, env: Env) -> bool:
+            owner = value.owner
+            if not (isinstance(owner, Operation) and match_op(owner, env)):
+                return False
+            return bind is None or bind(value, env)
+
+        return match_value
+
+    def value_pattern(self, p: Pattern, scope: _Scope, types: _TypeFacts):
+        match p:
+            case OpPattern():
+                return self.op_pattern(p, scope, types)
+            case Wildcard():
+                return lambda value, env: True
+            case Splat():
+                element = p.value
+                return lambda value, env: natives.splat(value, element)
+            case Bind():
+                bind = self.binder(Ref(p.name, p.pos), scope, "value")
+                if p.type is None:
+                    return bind
+                type_check = self.binder(p.type, scope, "type")
+                types.union(("value", p.name), types.term(p.type, scope))
+                return lambda value, env: bind(value, env) and type_check(value.type, env)
+        raise TypeError(p)
+
+    def binder(self, e: Expr, scope: _Scope, kind: str) -> Callable[[Any, Env], bool]:
+        """A matcher of a value against ``e``: an unbound name binds it, anything else must equal it."""
+        if isinstance(e, Ref) and e.name not in scope.kinds:
+            scope.kinds[e.name] = kind
+            name = e.name
+
+            def bind(value: Any, env: Env) -> bool:
+                env[name] = value
+                return True
+
+            return bind
+        if isinstance(e, Ref) and kind == "value" and scope.kinds[e.name] == "value":
+            name = e.name
+            return lambda value, env: env[name] is value
+        get = self.expr(e, scope)
+        return lambda value, env: _equal(value, get(env))
+
+    # -- expressions and constraints
+
+    def expr(self, e: Expr, scope: _Scope) -> Callable[[Env], Any]:
+        match e:
+            case Ref():
+                if e.name not in scope.kinds:
+                    raise self.error(f"unbound name '{e.name}'", e.pos)
+                name = e.name
+                return lambda env: env[name]
+            case Lit():
+                value = e.value
+                return lambda env: value
+            case TypeLit():
+                value = self.parse_type(e)
+                return lambda env: value
+            case ListLit():
+                items = [self.expr(i, scope) for i in e.items]
+                return lambda env: tuple(i(env) for i in items)
+            case Call():
+                fn = self.native(natives.FUNCTIONS, "function", e)
+                args = [self.expr(a, scope) for a in e.args]
+                return lambda env: fn(*(a(env) for a in args))
+        raise TypeError(e)
+
+    def constraint(self, c: Compare | Call, scope: _Scope, types: _TypeFacts) -> Callable[[Env], bool]:
+        if isinstance(c, Call):
+            fn = self.native(natives.CONSTRAINTS, "constraint", c)
+            args = [self.expr(a, scope) for a in c.args]
+            if c.fn == "same_type" and len(c.args) == 2:
+                types.union(types.term(c.args[0], scope), types.term(c.args[1], scope))
+            return lambda env: bool(fn(*(a(env) for a in args)))
+        lhs, rhs = self.expr(c.lhs, scope), self.expr(c.rhs, scope)
+        if c.op == "==":
+            types.union(types.term(c.lhs, scope), types.term(c.rhs, scope))
+        compare = _COMPARE[c.op]
+        return lambda env: _compare(compare, lhs(env), rhs(env))
+
+    def native(self, table: registry.Registry, what: str, call: Call) -> Callable:
+        try:
+            fn = table.lookup(call.fn)
+        except UnknownName as err:
+            raise self.error(err.message, call.pos) from None
+        try:
+            inspect.signature(fn).bind(*call.args)
+        except TypeError:
+            params = inspect.signature(fn).parameters
+            raise self.error(f"{what} '{call.fn}' takes {len(params)} arguments ({', '.join(params)}), "
+                             f"not {len(call.args)}", call.pos) from None
+        except ValueError:  # no signature (a builtin): checked when called
+            pass
+        return fn
+
+    def parse_type(self, e: TypeLit) -> Attribute:
+        try:
+            return Parser(self.ctx, e.text).parse_type()
+        except ParseError as err:
+            raise self.error(f"invalid type '{e.text}': {err.msg}", e.pos) from None
+
+    # -- the replacement
+
+    def replacement(self, r: NewOp | Use, scope: _Scope) -> Callable[[Env, list[Operation]], SSAValue]:
+        if isinstance(r, Use):
+            kind = scope.kinds.get(r.name)
+            if kind is None:
+                raise self.error(f"unbound name '{r.name}'", r.pos)
+            if kind != "value":
+                raise self.error(f"'{r.name}' is a {kind}, not a value", r.pos)
+            if r.name == "result":
+                raise self.error("a rule cannot replace the result by itself", r.pos)
+            name = r.name
+            return lambda env, new_ops: env[name]
+        names = self.resolve(r.op, r.pos)
+        if len(names) != 1:
+            raise self.error(f"a replacement names one op, not the op set '{r.op}'", r.pos)
+        op_name = names[0]
+        cls = self.op_class(op_name, r.pos)
+        self.check_arity(op_name, len(r.args), r.pos)
+        args = [self.replacement(a, scope) for a in r.args]
+        props = [(p.name, self.prop_def(op_name, p.name, p.pos), self.prop_value(op_name, p, scope)) for p in r.props]
+        result_type = None if r.type is None else self.expr(r.type, scope)
+        infer = None
+        if result_type is None:
+            if not registry.has_op_attr(op_name, "infer_type"):
+                raise self.error(f"'{op_name}' has no registered infer_type: give its result type (': TYPE')", r.pos)
+            infer = registry.get_op_attr(op_name, "infer_type")
+        operand_defs = cls.get_irdl_definition().operands
+
+        def build(env: Env, new_ops: list[Operation]) -> SSAValue:
+            operands = [a(env, new_ops) for a in args]
+            properties = {}
+            for name, prop_def, value in props:
+                attr = value(env)
+                if attr is not None:
+                    properties[name] = attr
+            grouped = group_by_defs(operand_defs, operands, "operand")
+            if result_type is not None:
+                t = result_type(env)
+            else:
+                probe = cls.build(operands=grouped, result_types=[NoneType()], properties=properties)
+                try:
+                    (t,) = infer(probe)
+                finally:
+                    probe.drop_all_references()
+            new = cls.build(operands=grouped, result_types=[t], properties=properties)
+            new_ops.append(new)
+            return new.results[0]
+
+        return build
+
+    def prop_value(self, op_name: str, p, scope: _Scope) -> Callable[[Env], Attribute | None]:
+        prop_def = self.prop_def(op_name, p.name, p.pos)
+        get = self.expr(p.value, scope)
+        if isinstance(p.value, (Lit, ListLit, TypeLit)):
+            attr = to_attribute(get({}), prop_def)
+            if attr is None or not satisfies(prop_def.constr, attr):
+                raise self.error(f"property '{p.name}' of '{op_name}' is {describe(prop_def.constr)}", p.pos)
+            return lambda env: attr
+
+        def value(env: Env) -> Attribute | None:
+            attr = to_attribute(get(env), prop_def)
+            if attr is not None and not satisfies(prop_def.constr, attr):
+                raise StratiError(f"rules file {self.path}: property '{p.name}' of '{op_name}' "
+                                  f"is {describe(prop_def.constr)}, not {attr}")
+            return attr
+
+        return value
+
+    def types_agree(self, item: RuleDef, types: _TypeFacts, scope: _Scope) -> bool:
+        """True when the rule proves its replacement has the result's type; an error when it
+        proves the opposite; False when only an application can tell."""
+        r = item.replacement
+        term = ("value", r.name) if isinstance(r, Use) else (types.term(r.type, scope) if r.type is not None else None)
+        if term is None:
+            return False
+        result = ("value", "result")
+        if types.find(term) == types.find(result):
+            return True
+        have, want = types.literal(term, self), types.literal(result, self)
+        if have is not None and want is not None and have != want:
+            raise self.error(f"rule '{item.name}' replaces a result of type {want} by a value of type {have}",
+                             item.replacement.pos)
+        return False
+
+
+@dataclass
+class _Scope:
+    kinds: dict[str, str]  # name -> "value" | "property" | "type"
+
+
+class _TypeFacts:
+    """What a rule says about types: classes of type terms known to be equal (a union-find)."""
+
+    def __init__(self):
+        self.parent: dict[Any, Any] = {}
+
+    def find(self, t: Any) -> Any:
+        while self.parent.get(t, t) != t:
+            t = self.parent[t]
+        return t
+
+    def union(self, a: Any, b: Any) -> None:
+        if a is not None and b is not None:
+            self.parent.setdefault(a, a)
+            self.parent.setdefault(b, b)
+            self.parent[self.find(a)] = self.find(b)
+
+    @staticmethod
+    def term(e: Expr, scope: _Scope) -> Any:
+        """The type term an expression stands for, when it is one."""
+        match e:
+            case Ref() if scope.kinds.get(e.name) == "type":
+                return ("type", e.name)
+            case Ref() if scope.kinds.get(e.name) == "value":
+                return ("value", e.name)
+            case Call(fn="type", args=[Ref() as arg]):
+                return ("value", arg.name)
+            case TypeLit():
+                return ("literal", e.text, e.pos)
+        return None
+
+    def literal(self, t: Any, compiler: _Compiler) -> Attribute | None:
+        root = self.find(t)
+        for term in self.parent:
+            if term[0] == "literal" and self.find(term) == root:
+                return compiler.parse_type(TypeLit(term[1], term[2]))
+        return None
+
+
+_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+}
+
+
+def _compare(fn: Callable[[Any, Any], bool], a: Any, b: Any) -> bool:
+    try:
+        return bool(fn(_plain(a), _plain(b)))
+    except TypeError:  # e.g. None < 2: the constraint does not hold
+        return False
+
+
+def _equal(a: Any, b: Any) -> bool:
+    return _plain(a) == _plain(b)
+
+
+def _plain(v: Any) -> Any:
+    return tuple(v) if isinstance(v, list) else v
+
+
+def to_attribute(value: Any, prop_def: Any) -> Attribute | None:
+    """A property's attribute from a native's Python value (None: leave the property out)."""
+    match value:
+        case None:
+            return None
+        case Attribute():
+            return value
+        case bool():
+            return IntegerAttr(int(value), i1)
+        case int():
+            return coerce_property(prop_def, IntegerAttr(value, i64))
+        case float():
+            return FloatAttr(value, f64)
+        case str():
+            return StringAttr(value)
+        case tuple() | list() if all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            return DenseArrayBase.from_list(i64, list(value))
+        case tuple() | list() if all(isinstance(v, (int, float)) for v in value):
+            return DenseArrayBase.from_list(f32, [float(v) for v in value])
+    raise StratiError(f"a rule computed {value!r}, which is not a property value")
+
+
+def compile_rules(items: list[OpSet | RuleDef], ctx: Context, path: str, text: str) -> RuleSet:
+    compiler = _Compiler(ctx, path)
+    rules: list[Rule] = []
+    seen: dict[str, Pos] = {}
+    lines = text.splitlines()
+    for item in items:
+        if isinstance(item, OpSet):
+            compiler.opset(item)
+            continue
+        if item.name in seen:
+            raise compiler.error(f"rule '{item.name}' is already defined at line {seen[item.name].line}", item.pos)
+        seen[item.name] = item.pos
+        rules.append(compiler.rule(item, lines[item.pos.line - 1].strip() if lines else item.name))
+    return RuleSet(path, rules)
