@@ -88,20 +88,24 @@ def ops_in(module: ModuleOp) -> int:
     return sum(1 for _ in module.walk()) - 1
 
 
-def timed(module: ModuleOp, table: ByName, ctx: Context, repeat: int) -> tuple[float, str]:
-    times, out = [], ""
+def timed(module: ModuleOp, tables: list[ByName], ctx: Context, repeat: int) -> list[tuple[float, str]]:
+    """Median time and output of each table on ``module``; the tables take turns, so that
+    a change in the machine's load falls on both alike."""
+    times: list[list[float]] = [[] for _ in tables]
+    outs = [""] * len(tables)
     for _ in range(repeat):
-        clone = module.clone()
-        start = time.perf_counter()
-        canonicalize(clone, table, ctx)
-        times.append(time.perf_counter() - start)
-        out = module_text(clone)
-    return statistics.median(times), out
+        for i, table in enumerate(tables):
+            clone = module.clone()
+            start = time.perf_counter()
+            canonicalize(clone, table, ctx)
+            times[i].append(time.perf_counter() - start)
+            outs[i] = module_text(clone)
+    return [(statistics.median(t), out) for t, out in zip(times, outs)]
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeat", type=int, default=15)
+    ap.add_argument("--repeat", type=int, default=40)
     ap.add_argument("--commit", default=OLD_COMMIT, help="the revision to read the Python patterns from")
     args = ap.parse_args()
     ctx = make_context()
@@ -111,11 +115,10 @@ def main() -> None:
         sys.exit(f"bench/rules.py: error: cannot read {OLD_FILE} at {args.commit} from git: {err}")
     new = ByName(new_patterns())
     print(header(("xdsl", "lark")))
-    print(f"# median of {args.repeat} runs of canonicalize on a fresh clone; python = {OLD_FILE} at {args.commit}")
+    print(f"# median of {args.repeat} runs of canonicalize on a fresh clone, the two tables taking turns; python = {OLD_FILE} at {args.commit}")
     rows = [("workload", "ops", "python ms", "rules ms", "rules/python", "same IR")]
     for name, module in workloads(ctx):
-        t_old, out_old = timed(module, old, ctx, args.repeat)
-        t_new, out_new = timed(module, new, ctx, args.repeat)
+        (t_old, out_old), (t_new, out_new) = timed(module, [old, new], ctx, args.repeat)
         rows.append((name, str(ops_in(module)), f"{t_old * 1e3:.2f}", f"{t_new * 1e3:.2f}", f"{t_new / t_old:.2f}",
                      "yes" if out_old == out_new else "NO"))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]

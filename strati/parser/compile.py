@@ -91,13 +91,16 @@ class Rule(RewritePattern):
         if op.name not in self.roots:
             return
         env: Env = {"result": op.results[0]}
-        if not self.match(op, env) or not all(check(env) for check in self.checks):
+        if not self.match(op, env):
             return
+        for check in self.checks:
+            if not check(env):
+                return
         new_ops: list[Operation] = []
         try:
             value = self.build(env, new_ops)
             for new in new_ops:
-                new.verify()
+                new.verify(verify_nested_ops=False)
         except VerifyException:  # a new op that does not verify: the rule does not apply here
             _discard(new_ops)
             return
@@ -314,17 +317,15 @@ class _Compiler:
                 return lambda env: tuple(i(env) for i in items)
             case Call():
                 fn = self.native(natives.FUNCTIONS, "function", e)
-                args = [self.expr(a, scope) for a in e.args]
-                return lambda env: fn(*(a(env) for a in args))
+                return _apply(fn, [self.expr(a, scope) for a in e.args])
         raise TypeError(e)
 
     def constraint(self, c: Compare | Call, scope: _Scope, types: _TypeFacts) -> Callable[[Env], bool]:
         if isinstance(c, Call):
             fn = self.native(natives.CONSTRAINTS, "constraint", c)
-            args = [self.expr(a, scope) for a in c.args]
             if c.fn == "same_type" and len(c.args) == 2:
                 types.union(types.term(c.args[0], scope), types.term(c.args[1], scope))
-            return lambda env: bool(fn(*(a(env) for a in args)))
+            return _apply(fn, [self.expr(a, scope) for a in c.args])
         lhs, rhs = self.expr(c.lhs, scope), self.expr(c.rhs, scope)
         if c.op == "==":
             types.union(types.term(c.lhs, scope), types.term(c.rhs, scope))
@@ -486,6 +487,18 @@ _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
     "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
     "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
 }
+
+
+def _apply(fn: Callable, args: list[Callable[[Env], Any]]) -> Callable[[Env], Any]:
+    """``env -> fn(arg(env) for each arg)``, unrolled for the usual one or two arguments
+    (rules run in the canonicalizer's inner loop)."""
+    if len(args) == 1:
+        (a,) = args
+        return lambda env: fn(a(env))
+    if len(args) == 2:
+        a, b = args
+        return lambda env: fn(a(env), b(env))
+    return lambda env: fn(*[arg(env) for arg in args])
 
 
 def _compare(fn: Callable[[Any, Any], bool], a: Any, b: Any) -> bool:

@@ -12,6 +12,7 @@ to: an SSA value for an operand or a result, the plain Python value of a propert
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -112,7 +113,7 @@ def known_array(value: SSAValue) -> np.ndarray | None:
     owner = value.owner
     if not isinstance(owner, Operation):
         return None
-    if owner.has_trait(ConstantLike):
+    if _constant_like(type(owner)):
         attr = owner.properties.get("value", owner.attributes.get("value"))
         try:
             return numpy_from_dense(attr)  # type: ignore[arg-type]
@@ -122,6 +123,11 @@ def known_array(value: SSAValue) -> np.ndarray | None:
     if through is not None and owner.operands and (inner := known_array(owner.operands[0])) is not None:
         return through(inner, value)
     return None
+
+
+@cache
+def _constant_like(cls: type[Operation]) -> bool:
+    return cls.has_trait(ConstantLike)
 
 
 SPLAT_THROUGH = Registry("splat-preserving op")
@@ -135,6 +141,8 @@ def splat(value: SSAValue, element: int | float) -> bool:
     zero must match too (``splat -0.0`` is not ``splat 0.0``).  Not for an empty constant."""
     array = known_array(value)
     if array is None or array.size == 0 or array.dtype.kind not in "iuf":
+        return False
+    if array.flat[0] != element:  # most constants are not splats: settle it on one element
         return False
     if not bool(np.all(array == element)):
         return False
