@@ -3,15 +3,15 @@
 from strati.registry import OpPattern, get_op_attr, register_op_attr
 
 
-def compile(module_or_path, target: str | None = None, *, entry: str | None = None, opt_level: int = 3, optimizations=None):  # noqa: A001
+def compile(module_or_path, target: str | None = None, **options):  # noqa: A001
     """Compile a module (any level), an .mlir file or an .onnx model for ``target`` (a registered
     target's name; default: the module's own ``hw.target``, else the host CPU); returns an
-    :class:`~strati.runtime.jit.Executable` that takes and returns numpy arrays.  ``opt_level``
-    0-3 picks the optimisation passes (``strati.compiler.OPT_LEVELS``); ``optimizations`` names
-    them one by one instead (``strati.compiler.OPTIONAL_PASSES``)."""
+    :class:`~strati.runtime.jit.Executable` that takes and returns numpy arrays.  The options
+    (``entry``, ``opt_level``, ``optimizations``, ``verify_each``) are those of
+    :func:`strati.compiler.compile`."""
     from strati.compiler import compile as compile_
 
-    return compile_(module_or_path, target, entry=entry, opt_level=opt_level, optimizations=optimizations)
+    return compile_(module_or_path, target, **options)
 
 
 __all__ = ["OpPattern", "compile", "get_op_attr", "register_op_attr"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -110,8 +111,9 @@ def make_passes(names: Iterable[str], target: str | None = None, print_strategy:
     return passes
 
 
-def run_pass(module: ModuleOp, p: ModulePass | str) -> None:
-    """Apply one pass (an instance, or a registered name with default options) and verify the result."""
+def run_pass(module: ModuleOp, p: ModulePass | str, *, verify: bool = True) -> None:
+    """Apply one pass (an instance, or a registered name with default options) and, unless told
+    not to, verify the result."""
     from strati.context import make_context
 
     if isinstance(p, str):
@@ -125,7 +127,7 @@ def run_pass(module: ModuleOp, p: ModulePass | str) -> None:
         raise StratiError(f"pass '{name}' failed: {diagnostic_message(err)}") from None
     except Exception as err:  # a bug in the pass: say which
         raise RuntimeError(f"internal error in pass '{name}': {type(err).__name__}: {err}") from err
-    if (diag := verify_module(module)) is not None:
+    if verify and (diag := verify_module(module)) is not None:
         raise RuntimeError(f"internal error: the IR after pass '{name}' does not verify: {diag}")
 
 
@@ -151,13 +153,35 @@ def passes_between(from_level: str, to_level: str, optimizations: Iterable[str] 
 
 
 def lower_to(
-    module: ModuleOp, target_level: str, optimizations: Iterable[str] = (), *, target: str | None = None
+    module: ModuleOp,
+    target_level: str,
+    optimizations: Iterable[str] = (),
+    *,
+    target: str | None = None,
+    verify_each: bool = True,
+    times: dict[str, float] | None = None,
 ) -> ModuleOp:
     """Lower a module in place, level by level with the standard pipeline, down to ``target_level``
     (running the enabled optimisation passes on the way), for ``target`` (default: the module's
-    own description's, else :data:`~strati.dialects.hw.target.DEFAULT_TARGET`)."""
-    for p in make_passes(passes_between(module_level(module), target_level, optimizations), target):
-        run_pass(module, p)
+    own description's, else :data:`~strati.dialects.hw.target.DEFAULT_TARGET`).
+
+    ``verify_each``: verify after every pass; else once, at the end, and any failure (invalid
+    IR, or a pass that failed, perhaps on an earlier pass's invalid IR) lowers a clone of the
+    input again, verifying after every pass, so that the error names the first pass at fault.
+    ``times``: filled with each pass's seconds, by name."""
+    source = None if verify_each else module.clone()
+    try:
+        for p in make_passes(passes_between(module_level(module), target_level, optimizations), target):
+            start = time.perf_counter()
+            run_pass(module, p, verify=verify_each)
+            if times is not None:
+                times[p.name] = times.get(p.name, 0.0) + time.perf_counter() - start
+        if source is not None and (diag := verify_module(module)) is not None:
+            raise RuntimeError(f"internal error: the IR after the standard pipeline does not verify: {diag}")
+    except (RuntimeError, StratiError):  # a pass may have choked on the invalid IR of an earlier one
+        if source is not None:
+            lower_to(source, target_level, optimizations, target=target)  # names the first pass at fault
+        raise
     if LEVELS.index(level := module_level(module)) < LEVELS.index(target_level):
         raise StratiError(f"the module is still at the {level} level after the standard pipeline")
     return module
@@ -203,25 +227,33 @@ def compile(  # noqa: A001 - the public name
     entry: str | None = None,
     opt_level: int = DEFAULT_OPT_LEVEL,
     optimizations: Iterable[str] | None = None,
+    verify_each: bool = False,
 ):
     """Compile a module (any level), an .mlir file or an .onnx model into an
     :class:`~strati.runtime.jit.Executable` for a registered ``target`` (default: the module's
     own ``hw.target``, else the host CPU; an unknown name is a StratiError listing the known
     ones); ``opt_level`` picks the passes (:data:`OPT_LEVELS`), or ``optimizations`` names them
-    one by one (e.g. :data:`FUSION`)."""
+    one by one (e.g. :data:`FUSION`).
+
+    The IR is verified when loaded and once after the whole pipeline (``verify_each``: after
+    every pass, as ``strati-opt`` does); the executable's ``compile_seconds`` has each pass's
+    time, then the code generator's."""
     from strati.dialects.hw.target import get_target
 
     if optimizations is None:
         optimizations = optimizations_for(opt_level)
     if target is not None:
         get_target(target)
-    module = lower_to(load(module_or_path), "hw", optimizations, target=target)
+    times: dict[str, float] = {}
+    module = lower_to(load(module_or_path), "hw", optimizations, target=target, verify_each=verify_each, times=times)
     for fn in module.walk():
         if isinstance(fn, FuncOp) and any(isinstance(t, TensorType) for t in fn.function_type.inputs.data):
             raise StratiError(f"@{fn.sym_name.data} still takes tensors after lowering")
     from strati.runtime.jit import compile_module
 
-    return compile_module(module, entry)
+    exe = compile_module(module, entry)
+    exe.compile_seconds = {**times, **exe.compile_seconds}
+    return exe
 
 
 __all__ = ["DEFAULT_OPT_LEVEL", "FUSION", "OPT_LEVELS", "SIMPLIFICATION", "optimizations_for", "LEVELS", "OPTIONAL_PASSES", "STANDARD_PIPELINE", "compile", "load", "lower_to", "lower_to_loop", "make_passes", "passes_between", "module_level", "run_pass"]

@@ -8,6 +8,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 
@@ -124,3 +125,26 @@ def internal_error(tool: str, err: Exception) -> int:
 def fail(tool: str, message: str) -> int:
     print(f"{tool}: error: {message}", file=sys.stderr)
     return 1
+
+
+@dataclass
+class Timing:
+    """Seconds by stage, printed as mlir-opt's ``--mlir-timing`` report (``--time-passes``)."""
+
+    entries: list[tuple[str, float]] = field(default_factory=list)
+
+    def add(self, name: str, seconds: float) -> None:
+        self.entries.append((name, seconds))
+
+    def report(self) -> str:
+        total = sum(s for _, s in self.entries) or 1e-12
+        rule = "===" + "-" * 73 + "==="
+        lines = [rule, "Execution time report".center(79), rule, f"  Total Execution Time: {total:.4f} seconds", "",
+                 "  ----Wall Time----  ----Name----"]
+        merged: dict[str, float] = {}
+        for name, s in self.entries:
+            merged[name] = merged.get(name, 0.0) + s
+        for name, s in merged.items():
+            lines.append(f"  {s:10.4f} ({100 * s / total:5.1f}%)  {name}")
+        lines.append(f"  {total:10.4f} (100.0%)  Total")
+        return "\n".join(lines) + "\n"

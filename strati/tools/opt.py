@@ -32,7 +32,7 @@ from strati.diagnostics import (
     verify_module,
 )
 from strati.source import module_text, parse_module
-from strati.tools.common import ToolError, run_tool, load_plugin, read_text, write_text
+from strati.tools.common import Timing, ToolError, run_tool, load_plugin, read_text, write_text
 from strati.transforms import available_passes, strati_passes
 
 TOOL = "strati-opt"
@@ -82,27 +82,6 @@ def check_expectations(text: str, diagnostics: list[Diagnostic], filename: str) 
 # --- the driver ----------------------------------------------------------------------
 
 
-@dataclass
-class Timing:
-    entries: list[tuple[str, float]] = field(default_factory=list)
-
-    def add(self, name: str, seconds: float) -> None:
-        self.entries.append((name, seconds))
-
-    def report(self) -> str:
-        total = sum(s for _, s in self.entries) or 1e-12
-        rule = "===" + "-" * 73 + "==="
-        lines = [rule, "Execution time report".center(79), rule, f"  Total Execution Time: {total:.4f} seconds", "",
-                 "  ----Wall Time----  ----Name----"]
-        merged: dict[str, float] = {}
-        for name, s in self.entries:
-            merged[name] = merged.get(name, 0.0) + s
-        for name, s in merged.items():
-            lines.append(f"  {s:10.4f} ({100 * s / total:5.1f}%)  {name}")
-        lines.append(f"  {total:10.4f} (100.0%)  Total")
-        return "\n".join(lines) + "\n"
-
-
 class Driver:
     def __init__(self, args: argparse.Namespace, passes: tuple[ModulePass, ...]):
         self.args = args
@@ -142,8 +121,10 @@ class Driver:
                 return [self.internal_error(p, err, before)], None
             finally:
                 self.timing.add(p.name, time.perf_counter() - start)
-            if (diag := self.verify(module)) is not None:
-                diag.message = f"after pass '{p.name}': {diag.message}"
+            if (self.args.verify_passes or index == len(passes) - 1) and (diag := self.verify(module)) is not None:
+                where = f"pass '{p.name}'" if self.args.verify_passes else \
+                    "the last pass (rerun without --no-verify-passes to name the pass at fault)"
+                diag.message = f"after {where}: {diag.message}"
                 return [diag], None
             self.after_pass(p, module, index, chunk)
         start = time.perf_counter()
@@ -228,6 +209,8 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("--print-ir-after-all", action="store_true", help="print the IR after every pass to stderr")
     ap.add_argument("--print-ir-tree-dir", metavar="DIR", help="write the IR after every pass to a numbered file in DIR")
     ap.add_argument("--time-passes", action="store_true", help="print a timing report to stderr")
+    ap.add_argument("--no-verify-passes", dest="verify_passes", action="store_false",
+                    help="verify the input and the final IR only, not the IR after every pass")
     ap.add_argument("--crash-reproducer", metavar="FILE", help="when a pass crashes, save the IR it was given")
     ap.add_argument("--load-plugin", action="append", default=[], metavar="FILE.py|MODULE",
                     help="import a plug-in that registers dialects, op attributes or passes")

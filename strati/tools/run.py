@@ -13,6 +13,7 @@ naming the input, and exit status 1.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -27,7 +28,7 @@ from strati.compiler import module_level
 from strati.functions import input_argument_names
 from strati.runtime.interpreter import Interpreter, bind_inputs, check_value, find_function
 from strati.source import load_module
-from strati.tools.common import ToolError, run_tool, load_plugin, read_text
+from strati.tools.common import Timing, ToolError, run_tool, load_plugin, read_text
 
 TOOL = "strati-run"
 
@@ -48,6 +49,8 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("--output-dir", metavar="DIR", help="save each output as DIR/<name>.npy")
     ap.add_argument("--bench", type=int, default=0, metavar="N", help="run N more times and print their median time per call")
     ap.add_argument("--target", metavar="NAME", help="the target the jit backend compiles for (default: the module's, else cpu)")
+    ap.add_argument("--time-passes", action="store_true",
+                    help="print the compile time of each pass and of the code generator's stages to stderr")
     ap.add_argument("--load-plugin", action="append", default=[], metavar="FILE.py|MODULE")
     return ap
 
@@ -150,12 +153,15 @@ def interpreted(module: ModuleOp, fn: func.FuncOp) -> Runner:
     return lambda inputs: run_loop_function(module, inputs, fn.sym_name.data)
 
 
-def compiled(module: ModuleOp, fn: func.FuncOp, opt_level: int, target: str | None = None) -> Runner:
+def compiled(module: ModuleOp, fn: func.FuncOp, opt_level: int, target: str | None = None,
+             time_passes: bool = False) -> Runner:
     """Native code through the standard pipeline, for the target named (default: the module's, else the host CPU)."""
     from strati.compiler import compile as compile_module
 
     exe = compile_module(module, target, entry=fn.sym_name.data, opt_level=opt_level)
     print(f"compiled @{fn.sym_name.data} in {sum(exe.compile_seconds.values()):.3f} s")
+    if time_passes:
+        sys.stderr.write(Timing(list(exe.compile_seconds.items())).report())
     return lambda inputs: exe.run(*inputs)
 
 
@@ -199,7 +205,7 @@ def run(argv: list[str] | None = None) -> int:
         fn = find_function(module, args.entry)
         given = read_inputs(fn, args.input, args.random_inputs)
         inputs = [given[name] for name in input_names(fn)]
-        make = {"interp": interpreted, "jit": lambda m, f: compiled(m, f, args.opt_level, args.target)}
+        make = {"interp": interpreted, "jit": lambda m, f: compiled(m, f, args.opt_level, args.target, args.time_passes)}
         outputs, times = timed(make[args.backend](module, fn), inputs, args.bench)
         reference = None
         if args.check:

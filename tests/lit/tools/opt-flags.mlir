@@ -21,6 +21,11 @@
 // TIME: infer-shapes
 // TIME: Output
 
+// Verifying once at the end gives the same IR as verifying after every pass.
+// RUN: strati-opt %examples/cnn.mlir --emit=loop -O3 > %t.each && strati-opt %examples/cnn.mlir --emit=loop -O3 --no-verify-passes > %t.once
+// RUN: diff %t.each %t.once && filecheck %s --check-prefix=ONCE < %t.once
+// ONCE: loop.for
+
 // RUN: strati-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
 // GENERIC: "graph.add"(%x, %{{.*}}) : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x?xf32>
 // RUN: strati-opt %s --print-debuginfo | filecheck %s --check-prefix=LOC

@@ -15,6 +15,14 @@
 // JIT: output0: float32[2, 3]
 // JIT: median time per call (jit, 3 runs): {{[0-9.]+}} ms
 // JIT: check output0: max abs error 0, max rel error 0 (rtol 0.0001, atol 1e-05): ok
+// RUN: strati-run %s --random-inputs 7 --time-passes 2>&1 >/dev/null | filecheck %s --check-prefix=TIMES
+// TIMES: Execution time report
+// TIMES: convert-graph-to-tensor
+// TIMES: convert-tensor-to-loop
+// TIMES: translate
+// TIMES: optimize
+// TIMES: codegen
+// TIMES: Total
 
 // Every bad input is one line naming the input, exit status 1.
 // RUN: not strati-run %s 2>&1 | filecheck %s --check-prefix=MISSING

@@ -1,0 +1,65 @@
+"""The compile driver verifies once, names the pass at fault when the IR goes bad, and
+reports each pass's time."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+import strati
+from strati import compiler
+from strati.compiler import OPT_LEVELS, load, module_level, passes_between
+from strati.runtime.interpreter import find_function, run_function
+from strati.transforms import register_pass, unregister_pass
+
+MLP = Path(__file__).parents[2] / "examples" / "mlp.mlir"
+
+
+class DropReturnPass(ModulePass):
+    """Erases every func.return: IR that no longer verifies (a buggy plug-in pass)."""
+
+    name = "test-drop-return"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for ret in [o for o in op.walk() if isinstance(o, func.ReturnOp)]:
+            ret.detach()
+            ret.erase()
+
+
+@pytest.fixture
+def buggy_graph_pass(monkeypatch):
+    register_pass(DropReturnPass)
+    optional = dict(compiler.OPTIONAL_PASSES)
+    optional["graph"] = (*optional["graph"], DropReturnPass.name)
+    monkeypatch.setattr(compiler, "OPTIONAL_PASSES", tuple(optional.items()))
+    yield DropReturnPass.name
+    unregister_pass(DropReturnPass.name)
+
+
+@pytest.mark.parametrize("verify_each", [False, True])
+def test_the_pass_that_breaks_the_ir_is_named(buggy_graph_pass, verify_each):
+    with pytest.raises(RuntimeError, match=f"internal error.*'{buggy_graph_pass}'"):
+        strati.compile(MLP, optimizations=[buggy_graph_pass], verify_each=verify_each)
+
+
+def test_compile_seconds_has_every_pass_then_the_code_generator():
+    exe = strati.compile(MLP)
+    module = load(MLP)
+    expected = passes_between(module_level(module), "hw", OPT_LEVELS[3])
+    assert list(exe.compile_seconds) == [*dict.fromkeys(expected), "translate", "parse", "optimize", "codegen"]
+    assert all(s >= 0 for s in exe.compile_seconds.values())
+
+
+def test_verifying_once_gives_the_same_code():
+    rng = np.random.default_rng(0)
+    inputs = [rng.standard_normal(t.get_shape()).astype(np.float32)
+              for t in find_function(load(MLP)).function_type.inputs.data]
+    once = strati.compile(MLP)
+    each = strati.compile(MLP, verify_each=True)
+    assert once.llvm_ir == each.llvm_ir
+    (expected,) = run_function(load(MLP), inputs)
+    np.testing.assert_allclose(once(*inputs), expected, rtol=1e-5, atol=1e-6)
