@@ -49,6 +49,7 @@ def _lazy(module: str, cls: str) -> PassFactory:
 
 for _name, _module, _cls in (
     ("apply-rules", "apply_rules", "ApplyRulesPass"),
+    ("canonicalize", "canonicalize", "CanonicalizePass"),
     ("convert-graph-to-tensor", "convert_graph_to_tensor", "ConvertGraphToTensorPass"),
     ("convert-loop-to-hw", "convert_loop_to_hw", "ConvertLoopToHwPass"),
     ("convert-tensor-to-loop", "convert_tensor_to_loop", "ConvertTensorToLoopPass"),

@@ -5,9 +5,12 @@
 // A rule set that never converges stops with the rules named.
 // RUN: not strati-opt %s -p 'apply-rules{file="%S/Inputs/swap.rules" max_iterations=4}' 2>&1 | filecheck %s --check-prefix=LOOP
 // LOOP: apply.mlir: error: the rewrites did not converge after 4 iterations; still applying: 'swap'
+// The same rules loaded as canonicalize patterns: strati's canonicalize is bounded too.
+// RUN: not strati-opt %s --load-plugin %S/Inputs/swap.rules -p 'canonicalize{max_iterations=3}' 2>&1 | filecheck %s --check-prefix=CANON
+// CANON: apply.mlir: error: the rewrites did not converge after 3 iterations; still applying: 'swap'
 // A rule that would change a type is stopped where it applies.
 // RUN: not strati-opt %s --rules %S/Inputs/forget-type.rules 2>&1 | filecheck %s --check-prefix=TYPE
-// TYPE: apply.mlir:45:3: error: 'graph.cast' op rule 'cast_away' ({{.*}}forget-type.rules:1) would replace a value of type tensor<2xi32> by one of type tensor<2xf32>
+// TYPE: apply.mlir:[[# @LINE + 35]]:3: error: 'graph.cast' op rule 'cast_away' ({{.*}}forget-type.rules:1) would replace a value of type tensor<2xi32> by one of type tensor<2xf32>
 // An error in the rules file is reported at its place, also through the pass.
 // RUN: not strati-opt %s -p 'apply-rules{file="%S/Inputs/bad.rules"}' 2>&1 | filecheck %s --check-prefix=BAD
 // RUN: not strati-opt %s --rules %S/Inputs/bad.rules 2>&1 | filecheck %s --check-prefix=BAD
