@@ -198,7 +198,11 @@ class PackPass(ModulePass):
                 for x in request.data:
                     if x.data not in names:
                         raise VerifyException(f"{PACK}: no buffer named %{x.data}")
-                    pack(loop, names[x.data], consts)
+                    if pack(loop, names[x.data], consts) is None:
+                        raise VerifyException(
+                            f"{PACK}: %{x.data} cannot be packed in this loop (it is written there, or read "
+                            "through another view, or at indices that are not loops with known ranges)"
+                        )
 
 
 __all__ = ["PAD", "PackPass", "footprint", "pack"]

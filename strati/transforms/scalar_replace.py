@@ -29,6 +29,7 @@ from xdsl.passes import ModulePass
 
 from strati.dialects.loop.analysis import IndexConstants, functions, inside, offset_from
 from strati.dialects.loop.ops import ForOp, buffer_root
+from strati.transforms.interchange import is_header_op
 from strati.transforms.unroll_and_jam import ACCESSES, access_parts
 
 SCALAR_REPLACE = "schedule.scalar_replace"
@@ -80,6 +81,7 @@ def scalar_replace(loop: ForOp, consts: IndexConstants) -> int:
     """Keep the elements ``loop`` accesses at invariant addresses in allocas across it;
     returns how many elements were replaced."""
     body = loop.body.block
+    hoist_invariants(loop)
     accesses = [op for op in loop.body.walk() if isinstance(op, ACCESSES)]
     groups: dict[tuple, list[Operation]] = {}
     roots: dict[object, list[Operation]] = {}
@@ -139,6 +141,16 @@ def scalar_replace(loop: ForOp, consts: IndexConstants) -> int:
             o.erase()
         _copy(slot.memref, [zero], buffer, list(indices), element, block, loop, after=True)
     return len(candidates)
+
+
+def hoist_invariants(loop: ForOp) -> None:
+    """Move the body's index arithmetic that does not depend on the loop before it."""
+    block = loop.parent_block()
+    assert block is not None
+    for o in list(loop.body.block.ops):
+        if is_header_op(o) and not any(inside(v, loop) for v in o.operands):
+            o.detach()
+            block.insert_op_before(o, loop)
 
 
 def _copy(src: SSAValue, src_idx: list[SSAValue], dst: SSAValue, dst_idx: list[SSAValue], element, block, loop: ForOp, after: bool) -> None:

@@ -6,7 +6,7 @@
       %e = arith.addi %t, %(T*s)
       %m = arith.minsi %e, %ub          // absent when T divides the trip count
       loop.for %i = %t to %m step %s { body }
-    } {schedule.tile = T}
+    } {schedule.tile_size = T}
 
 Strip-mining alone never changes the order of iterations, so it is always legal; it is
 what :func:`~strati.transforms.interchange.hoist_loop` then moves outward to block a nest
@@ -40,7 +40,7 @@ def knob(op: Operation, name: str, value: int) -> None:
     op.attributes[f"schedule.{name}"] = IntegerAttr(value, i64)
 
 
-def tile_loop(loop: ForOp, size: int, consts: IndexConstants, name: str = "tile") -> ForOp:
+def tile_loop(loop: ForOp, size: int, consts: IndexConstants, name: str = "tile_size") -> ForOp:
     """Strip-mine ``loop`` by ``size`` iterations; returns the new outer (tile) loop, whose
     body holds the bound computation and ``loop`` itself."""
     step = constant_index(loop.step)

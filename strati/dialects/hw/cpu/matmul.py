@@ -36,6 +36,8 @@ from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import VerifyException
+from xdsl.transforms.common_subexpression_elimination import cse
 
 from strati.dialects.hw.ops import TargetAttr
 from strati.dialects.hw.target import target_of
@@ -61,16 +63,20 @@ def registers(target: TargetAttr) -> int:
     return 32 if target["vector_width"] >= 16 else 16
 
 
-def knobs(target: TargetAttr, m: int, n: int, k: int, elem: int = 4) -> dict[str, int]:
-    """The blocking of an ``m x n x k`` matmul on ``target`` (see the module's docstring)."""
+def knobs(target: TargetAttr, m: int, n: int, k: int, elem: int = 4, given: dict[str, int] | None = None) -> dict[str, int]:
+    """The blocking of an ``m x n x k`` matmul on ``target`` (see the module's docstring);
+    knobs in ``given`` are taken as they are and the others fitted around them."""
+    given = given or {}
     lanes = max(1, target["vector_width"] * 4 // elem)
     nr_vecs = 2 if n >= 2 * lanes else 1
-    nr = nr_vecs * lanes
-    mr = max(1, min((registers(target) - nr_vecs - 1) // nr_vecs, 14, m))
-    kc = max(16, min(k, target["l1"] // 2 // (nr * elem)))
-    nc = max(nr, min(-(-n // nr) * nr, target["l2"] // 2 // (kc * elem) // nr * nr))
+    nr = given.get("nr", nr_vecs * lanes)
+    nr_vecs = max(1, -(-nr // lanes))
+    # Accumulators, B vectors and A broadcasts of two k steps (LLVM unrolls the k loop by 2) in the registers.
+    mr = given.get("mr", max(1, min((registers(target) - 2 * nr_vecs) // (nr_vecs + 2), m)))
+    kc = given.get("kc", max(16, min(k, target["l1"] // 2 // (nr * elem))))
+    nc = given.get("nc", max(nr, min(-(-n // nr) * nr, target["l2"] // 2 // (kc * elem) // nr * nr)))
     per_core = -(-m // max(1, target["cores"]))
-    mc = max(mr, min(-(-per_core // mr) * mr, target["l2"] // 4 // (kc * elem) // mr * mr))
+    mc = given.get("mc", max(mr, min(-(-per_core // mr) * mr, target["l2"] // 4 // (kc * elem) // mr * mr)))
     return {"mc": mc, "kc": kc, "nc": nc, "mr": mr, "nr": nr}
 
 
@@ -81,6 +87,7 @@ class Nest:
     k: ForOp
     a: object
     b: object
+    given: dict[str, int] | None = None
 
 
 def match(k: ForOp) -> Nest | None:
@@ -146,6 +153,18 @@ def _defined_in_body_of(v, loop: ForOp) -> bool:
     return inside(v, loop) and v is not loop.induction_var
 
 
+def take_knobs(loop: ForOp) -> dict[str, int]:
+    """The knobs set on the nest's outermost loop (by a tuner or a test), removed from it."""
+    given = {}
+    for name in KNOBS:
+        value = loop.attributes.pop(f"schedule.{name}", None)
+        if value is not None:
+            if not isinstance(value, IntegerAttr) or value.value.data < 1:
+                raise VerifyException(f"schedule.{name} must be a positive integer, not {value}")
+            given[name] = value.value.data
+    return given
+
+
 def split_off(nest: Nest) -> None:
     """Fission: the i loop's other statements keep a loop of their own, before the nest's."""
     i = nest.i
@@ -177,10 +196,7 @@ def schedule(nest: Nest, target: TargetAttr, consts: IndexConstants) -> None:
     i, j, k = nest.i, nest.j, nest.k
     m, n, kk = trip_count(i), trip_count(j), trip_count(k)
     elem = element_bytes(nest.a.type.get_element_type()) or 4
-    given = {name: i.attributes[f"schedule.{name}"].value.data for name in KNOBS if isinstance(i.attributes.get(f"schedule.{name}"), IntegerAttr)}
-    for name in KNOBS:
-        i.attributes.pop(f"schedule.{name}", None)
-    kn = {**knobs(target, m, n, kk, elem), **given}
+    kn = knobs(target, m, n, kk, elem, nest.given)
     # Cache blocking: ic { kc { jc { jr { i { k { j } } } } } }.
     kc = tile_loop(k, kn["kc"], consts, "kc")
     kc = hoist_loop(kc)  # past j
@@ -229,6 +245,7 @@ def schedule(nest: Nest, target: TargetAttr, consts: IndexConstants) -> None:
             if t is not None and t <= MAX_VECTORS and any(o.name == "vector.fma" for o in inner[0].body.walk()):
                 unroll_and_jam(inner[0], t, consts)
                 scalar_replace(kl, consts)
+    cse(ic)  # the copies of the index arithmetic that unroll-and-jam made
 
 
 @dataclass(frozen=True)
@@ -250,6 +267,7 @@ class CpuScheduleMatmulPass(ModulePass):
                     continue
                 if trip_count(nest.i) * trip_count(nest.j) * trip_count(nest.k) < self.min_work:
                     continue
+                nest.given = take_knobs(nest.i)
                 split_off(nest)
                 schedule(nest, target, consts)
 
