@@ -26,7 +26,7 @@ one warm-up call: at least ``--repeat`` calls, more while the kernel's time budg
 /proc/cpuinfo), from the host's target description.  ``err`` is max |strati - numpy|
 / max |numpy|.  Informative only: nothing is asserted.  From the repository root::
 
-    .venv/bin/python bench/kernels.py [--quick] [--repeat N] [--budget SECONDS]
+    .venv/bin/python bench/kernels.py [--quick] [--repeat N] [--budget SECONDS] [--only TEXT]
 """
 
 from __future__ import annotations
@@ -260,6 +260,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true", help="small sizes only (matmul 128/256, conv 16ch 28x28, chain 256K)")
     parser.add_argument("--repeat", type=int, default=5, help="at least this many timed calls per measurement (default 5)")
     parser.add_argument("--budget", type=float, default=1.0, help="seconds per measurement before stopping above --repeat")
+    parser.add_argument("--only", metavar="TEXT", help="only the kernels whose name contains TEXT (e.g. 'matmul')")
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
@@ -270,6 +271,8 @@ def main(argv: list[str] | None = None) -> None:
         kernels += [conv(64, 56, stride=2, out_channels=128), conv(3, 224, kernel=7, stride=2, out_channels=64)]
         kernels += [conv(1024, 14, kernel=1, out_channels=256), chain(4 * 1024 * 1024)]
     kernels += [example(p) for p in sorted(EXAMPLES.glob("*.mlir"))]
+    if args.only:
+        kernels = [k for k in kernels if args.only in k.name]
     print(header(("numpy", "llvmlite", "xdsl", "onnxruntime")))
     print(f"# {' '.join(['bench/kernels.py', *(argv if argv is not None else sys.argv[1:])])}: median of >= {args.repeat} "
           f"calls (time budget {args.budget:g} s each); ratio = other / strati (above 1: strati faster)")  # fmt: skip
