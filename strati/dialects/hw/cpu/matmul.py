@@ -15,10 +15,11 @@ GotoBLAS/BLIS block it::
 
 The knobs come from the target description by an analytical model (:func:`knobs`): the
 register tile ``MR x NR`` from the vector registers (``vector_width`` lanes: 32 of them
-with AVX-512, 16 with AVX2 or less; NR two vectors wide, MR rows as many as the
-accumulators fit beside two B vectors and a broadcast), ``KC`` so that a ``KC x NR`` panel of
-B fills half of L1, ``NC`` so that the packed ``KC x NC`` panel fills half of L2, ``MC``
-rows per core, at most a quarter of L2 of packed A.  They are printed on the loops
+with AVX-512, 16 with AVX2 or less; NR two vectors wide, MR as many rows as leave room, beside
+the accumulators, for the B vectors and the broadcasts of A of two k steps: LLVM unrolls the
+k loop by two), ``KC`` so that a ``KC x NR`` panel of B fills half of L1, ``NC`` so that the
+packed ``KC x NC`` panel fills half of L2, ``MC`` so that the row blocks are a multiple of
+the cores (equal shares), each at most a quarter of L2 of packed A.  They are printed on the loops
 (``schedule.mc``, ``schedule.kc``, ``schedule.nc``, ``schedule.nr``, ``schedule.mr``) and
 read back from the nest's outermost loop when a tuner (or a test) set them there.
 
@@ -75,8 +76,11 @@ def knobs(target: TargetAttr, m: int, n: int, k: int, elem: int = 4, given: dict
     mr = given.get("mr", max(1, min((registers(target) - 2 * nr_vecs) // (nr_vecs + 2), m)))
     kc = given.get("kc", max(16, min(k, target["l1"] // 2 // (nr * elem))))
     nc = given.get("nc", max(nr, min(-(-n // nr) * nr, target["l2"] // 2 // (kc * elem) // nr * nr)))
-    per_core = -(-m // max(1, target["cores"]))
-    mc = given.get("mc", max(mr, min(-(-per_core // mr) * mr, target["l2"] // 4 // (kc * elem) // mr * mr)))
+    # Row blocks: a multiple of the cores (the threads get equal shares), each at most a quarter of L2 of packed A.
+    cores = max(1, target["cores"])
+    largest = max(mr, target["l2"] // 4 // (kc * elem) // mr * mr)
+    blocks = cores * -(-m // (cores * largest))
+    mc = given.get("mc", max(mr, -(-(-(-m // blocks)) // mr) * mr))
     return {"mc": mc, "kc": kc, "nc": nc, "mr": mr, "nr": nr}
 
 
