@@ -4,7 +4,7 @@ Each kernel is a graph-level module compiled with ``strati.compile`` (the compil
 time is that call: lowering, LLVM IR, O3 and machine code), and the same
 computation in numpy:
 
-* ``matmul N`` (256, 512, 1024): ``graph.matmul`` of two N x N float32 matrices;
+* ``matmul N`` (256, 512, 1024, 2048): ``graph.matmul`` of two N x N float32 matrices;
   numpy ``a @ b`` (BLAS);
 * ``conv``: ``graph.conv2d`` in ResNet-50's shapes: 3x3 on 64ch 56x56, 256ch 14x14 and
   512ch 7x7; 3x3 stride 2 (64 -> 128ch, 56x56); the 7x7 stride-2 stem (224x224); 1x1
@@ -20,10 +20,13 @@ runs the same computation as a single-node model (the chain: five nodes); it is
 left out for the example models.  Every time is the median over repetitions after
 one warm-up call: at least ``--repeat`` calls, more while the kernel's time budget
 (``--budget`` seconds) lasts, at most 1000.  The ratio columns are
-``other / strati`` (above 1: strati is faster).  ``err`` is max |strati - numpy|
+``other / strati`` (above 1: strati is faster).  ``GFLOP/s`` is strati's (matmul and conv:
+2 flops per multiply-add), ``peak`` its share of the machine's peak: cores x f32 lanes x 2
+(FMA) x 2 FMA pipes (assumed) x the clock the kernel reports (``cpu MHz`` in
+/proc/cpuinfo), from the host's target description.  ``err`` is max |strati - numpy|
 / max |numpy|.  Informative only: nothing is asserted.  From the repository root::
 
-    .venv/bin/python bench/kernels.py [--quick] [--repeat N] [--budget SECONDS]
+    .venv/bin/python bench/kernels.py [--quick] [--repeat N] [--budget SECONDS] [--only TEXT]
 """
 
 from __future__ import annotations
@@ -106,6 +109,7 @@ class Kernel:
     onnx: Callable[[], Callable[[], np.ndarray] | None] | None = None
     path: Path | None = None
     numpy_label: str = "numpy"
+    flops: float | None = None
 
 
 def matmul(n: int) -> Kernel:
@@ -121,7 +125,7 @@ def matmul(n: int) -> Kernel:
 
         return ort_session([helper.make_node("MatMul", ["a", "b"], ["y"])], {"a": a, "b": b}, "y")
 
-    return Kernel(f"matmul {n}", text, [a, b], lambda: a @ b, onnx)
+    return Kernel(f"matmul {n}", text, [a, b], lambda: a @ b, onnx, flops=2.0 * n**3)
 
 
 def conv(channels: int, size: int, kernel: int = 3, stride: int = 1, out_channels: int | None = None) -> Kernel:
@@ -152,7 +156,7 @@ def conv(channels: int, size: int, kernel: int = 3, stride: int = 1, out_channel
         return ort_session([node], {"x": x, "w": w}, "y")
 
     name = f"conv{kernel}x{kernel}{f' s{stride}' if stride > 1 else ''} {channels}->{o}ch {size}x{size}"
-    return Kernel(name, text, [x, w], numpy, onnx)
+    return Kernel(name, text, [x, w], numpy, onnx, flops=2.0 * o * channels * kernel * kernel * side * side)
 
 
 def chain(n: int) -> Kernel:
@@ -212,12 +216,43 @@ def measure(kernel: Kernel, repeat: int, budget: float) -> tuple[str, ...]:
         t_ort = median_time(run_ort, repeat, budget)
         ort_cells = (ms(t_ort), f"{t_ort / t_strati:.2f}")
     numpy_cell = ms(t_numpy) + ("" if kernel.numpy_label == "numpy" else f" ({kernel.numpy_label})")
-    return (kernel.name, ms(t_strati), numpy_cell, f"{t_numpy / t_strati:.2f}", *ort_cells,
+    rate = ("", "") if kernel.flops is None else (f"{kernel.flops / t_strati / 1e9:.0f}", f"{kernel.flops / t_strati / 1e9 / peak_gflops():.0%}")
+    return (kernel.name, ms(t_strati), numpy_cell, f"{t_numpy / t_strati:.2f}", *ort_cells, *rate,
             f"{compile_s:.2f}", f"{err:.1e}")  # fmt: skip
+
+
+def clock_ghz() -> float | None:
+    """The clock the kernel reports (``cpu MHz`` of CPU 0 in /proc/cpuinfo), or None."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            return next(float(line.split(":", 1)[1]) for line in f if line.startswith("cpu MHz")) / 1000
+    except (OSError, StopIteration, ValueError):
+        return None
+
+
+FMA_PIPES = 2
+"""FMA units per core assumed for the peak (two on the x86 server cores of the last decade)."""
+
+
+def peak_gflops() -> float:
+    """f32 GFLOP/s of this machine from its target description: cores x lanes x 2 (FMA) x pipes x clock."""
+    from strati.dialects.hw.cpu.target import host_cpu
+
+    d = host_cpu()
+    return d["cores"] * d["vector_width"] * (2 if d["fma"] else 1) * FMA_PIPES * (clock_ghz() or 1.0)
 
 
 def ms(seconds: float) -> str:
     return f"{seconds * 1e3:.3f}" if seconds < 0.01 else f"{seconds * 1e3:.1f}"
+
+
+def host_cpu_line() -> str:
+    from strati.dialects.hw.cpu.target import host_cpu
+
+    d = host_cpu()
+    clock = clock_ghz()
+    return (f"{d['cores']} cores x {d['vector_width']} f32 lanes x {2 if d['fma'] else 1} (FMA) x {FMA_PIPES} pipes x "
+            f"{'%.2f GHz' % clock if clock else '1 GHz (clock unknown)'}")  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -225,22 +260,26 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true", help="small sizes only (matmul 128/256, conv 16ch 28x28, chain 256K)")
     parser.add_argument("--repeat", type=int, default=5, help="at least this many timed calls per measurement (default 5)")
     parser.add_argument("--budget", type=float, default=1.0, help="seconds per measurement before stopping above --repeat")
+    parser.add_argument("--only", metavar="TEXT", help="only the kernels whose name contains TEXT (e.g. 'matmul')")
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
     if args.quick:
         kernels = [matmul(128), matmul(256), conv(16, 28), chain(256 * 1024)]
     else:
-        kernels = [matmul(256), matmul(512), matmul(1024), conv(64, 56), conv(256, 14), conv(512, 7)]
+        kernels = [matmul(256), matmul(512), matmul(1024), matmul(2048), conv(64, 56), conv(256, 14), conv(512, 7)]
         kernels += [conv(64, 56, stride=2, out_channels=128), conv(3, 224, kernel=7, stride=2, out_channels=64)]
         kernels += [conv(1024, 14, kernel=1, out_channels=256), chain(4 * 1024 * 1024)]
     kernels += [example(p) for p in sorted(EXAMPLES.glob("*.mlir"))]
+    if args.only:
+        kernels = [k for k in kernels if args.only in k.name]
     print(header(("numpy", "llvmlite", "xdsl", "onnxruntime")))
     print(f"# {' '.join(['bench/kernels.py', *(argv if argv is not None else sys.argv[1:])])}: median of >= {args.repeat} "
           f"calls (time budget {args.budget:g} s each); ratio = other / strati (above 1: strati faster)")  # fmt: skip
+    print(f"# peak {peak_gflops():.0f} GFLOP/s = {host_cpu_line()}")
     print()
-    print("| kernel | strati ms | numpy ms | numpy/strati | onnxruntime ms | ort/strati | compile s | err |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("| kernel | strati ms | numpy ms | numpy/strati | onnxruntime ms | ort/strati | GFLOP/s | peak | compile s | err |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for kernel in kernels:
         print("| " + " | ".join(measure(kernel, args.repeat, args.budget)) + " |", flush=True)
 

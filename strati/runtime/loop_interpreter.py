@@ -200,6 +200,9 @@ class LoopInterpreter:
             return self._alloc(op)
         if isinstance(op, memref.DeallocOp):
             return self._dealloc(op)
+        if isinstance(op, memref.AllocaOp):  # a stack slot (scalar-replace's accumulators): never freed
+            t, r = op.memref.type, op.memref
+            return lambda env: env.__setitem__(r, _poison(t))
         if isinstance(op, memref.GetGlobalOp):
             array = self._global(op)
             r = op.memref

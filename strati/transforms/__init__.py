@@ -59,8 +59,12 @@ for _name, _module, _cls in (
     ("fuse-ops", "fuse_ops", "FuseOpsPass"),
     ("infer-shapes", "infer_shapes", "InferShapesPass"),
     ("interchange", "interchange", "InterchangePass"),
+    ("pack", "pack", "PackPass"),
     ("plan-memory", "plan_memory", "PlanMemoryPass"),
+    ("scalar-replace", "scalar_replace", "ScalarReplacePass"),
     ("simplify-inference", "simplify_inference", "SimplifyInferencePass"),
+    ("tile", "tile", "TilePass"),
+    ("unroll-and-jam", "unroll_and_jam", "UnrollAndJamPass"),
     ("vectorize", "vectorize", "VectorizePass"),
 ):
     register_pass(_lazy(f"strati.transforms.{_module}", _cls), _name, origin=f"strati.transforms.{_module}")

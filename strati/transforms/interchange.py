@@ -26,7 +26,7 @@ from xdsl.passes import ModulePass
 
 from strati.dialects.hw.ops import TargetAttr
 from strati.dialects.hw.target import target_of
-from strati.dialects.loop.analysis import ancestors, constant_index, functions, innermost_loops
+from strati.dialects.loop.analysis import ancestors, constant_index, functions, innermost_loops, inside
 from strati.dialects.loop.ops import VIEW_OPS, ForOp
 from strati.dialects.loop.ops import YieldOp as LoopYieldOp
 from strati.transforms.vectorize import UNIFORM_SAFE_DIALECTS, analyse, independent
@@ -138,4 +138,46 @@ def swap_headers(outer: ForOp, inner: ForOp) -> None:
     a.name_hint, b.name_hint = b.name_hint, a.name_hint
 
 
-__all__ = ["InterchangePass", "swap_headers", "try_interchange"]
+def is_header_op(op: Operation) -> bool:
+    """An op a loop body may compute before its inner loop (a tile bound, an index): pure arith."""
+    return op.name.startswith("arith.") and not op.regions
+
+
+def hoist_loop(loop: ForOp) -> ForOp:
+    """Move ``loop`` one level out, past its parent loop, carrying the pure index ops each
+    body computes before its inner loop (tile bounds) along with its header.
+
+    The parent's body must be ``[index ops..., loop]``, and ``loop``'s bounds must not
+    depend on the parent's variable.  The caller answers for legality (the dependences of
+    the nest); for a nest whose iterations are independent but for one reduction loop,
+    moving the reduction's tile loop outward keeps every sum in its order."""
+    parent = loop.parent_op()
+    assert isinstance(parent, ForOp)
+    ops = [o for o in parent.body.block.ops if not isinstance(o, LoopYieldOp)]
+    if ops[-1] is not loop or not all(is_header_op(o) for o in ops[:-1]):
+        raise ValueError("hoist_loop: the parent must hold index ops and the loop only")
+    if any(inside(v, parent) for v in loop.operands):
+        raise ValueError("hoist_loop: the loop's bounds depend on its parent")
+    # The parent's index ops go inside, before the loop's body (they follow its variable).
+    inner_body = loop.body.block
+    first = inner_body.first_op
+    for o in ops[:-1]:
+        o.detach()
+        inner_body.insert_op_before(o, first)
+    swap_headers(parent, loop)
+    # The loop's index ops now depend on the outer variable only: they move out with their header.
+    for o in list(inner_body.ops):
+        if not is_header_op(o) or any(inside(v, loop) for v in o.operands):
+            continue
+        o.detach()
+        parent.body.block.insert_op_before(o, loop)
+    for name in [n for n in (*parent.attributes, *loop.attributes) if n.startswith("schedule.")]:
+        a, b = parent.attributes.pop(name, None), loop.attributes.pop(name, None)
+        if b is not None:
+            parent.attributes[name] = b
+        if a is not None:
+            loop.attributes[name] = a
+    return parent
+
+
+__all__ = ["InterchangePass", "hoist_loop", "swap_headers", "try_interchange"]

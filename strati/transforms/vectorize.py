@@ -279,6 +279,11 @@ def try_vectorize(loop: ForOp, target: TargetAttr, consts: IndexConstants) -> bo
         end_value = lb + trips // lanes * lanes
         vend = consts.get(end_value)
         remainder = trips % lanes != 0
+    elif trips is not None:  # a full tile %x to %x + C: the vector loop ends at %x + C rounded down
+        end = arith.AddiOp(loop.lb, consts.get(trips // lanes * lanes))
+        block.insert_op_before(end, loop)
+        vend = end.result
+        remainder = trips % lanes != 0
     else:
         n = consts.get(lanes)
         length = arith.SubiOp(loop.ub, loop.lb)

@@ -70,10 +70,39 @@ def constant_index(value: SSAValue) -> int | None:
 
 
 def trip_count(loop: IndexLoop) -> int | None:
+    """Iterations of a loop with constant bounds, or of a full tile ``%i = %x to %x + C``."""
     lb, ub, step = constant_index(loop.lb), constant_index(loop.ub), constant_index(loop.step)
-    if lb is None or ub is None or step is None or step < 1:
+    if step is None or step < 1:
         return None
+    if lb is None or ub is None:
+        span = offset_from(loop.ub, loop.lb)
+        return None if span is None else max(0, -(-span // step))
     return max(0, -(-(ub - lb) // step))
+
+
+def offset_from(value: SSAValue, base: SSAValue) -> int | None:
+    """``C`` when ``value`` is ``base + C`` (``arith.addi`` with a constant), 0 when it is ``base``."""
+    if value is base:
+        return 0
+    owner = value.owner
+    if isinstance(owner, arith.AddiOp):
+        for x, y in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)):
+            if x is base and (c := constant_index(y)) is not None:
+                return c
+    return None
+
+
+def max_trip_count(loop: IndexLoop) -> int | None:
+    """An upper bound of a loop's iterations: its trip count, or ``C`` for a partial tile
+    ``%i = %x to min(%x + C, %n)``."""
+    trips = trip_count(loop)
+    if trips is not None:
+        return trips
+    step, owner = constant_index(loop.step), loop.ub.owner
+    if step is None or step < 1 or not isinstance(owner, arith.MinSIOp):
+        return None
+    spans = [s for s in (offset_from(owner.lhs, loop.lb), offset_from(owner.rhs, loop.lb)) if s is not None]
+    return max(0, -(-min(spans) // step)) if spans else None
 
 
 def innermost_loops(fn: func.FuncOp) -> list[ForOp]:
@@ -146,6 +175,8 @@ __all__ = [
     "functions",
     "innermost_loops",
     "inside",
+    "max_trip_count",
+    "offset_from",
     "trip_count",
     "work",
 ]

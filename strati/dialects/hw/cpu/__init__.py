@@ -4,8 +4,9 @@ Everything the compiler knows of the CPU is in this folder, and registers itself
 
 * the ``cpu`` dialect (:mod:`.ops`): ``cpu.parallel``, tasks for the thread pool;
 * the target (:mod:`.target`): its description (vector width, FMA, cores, caches),
-  detected on the host, and its pipeline ``interchange,vectorize,cpu-parallelize``;
-* the pass ``cpu-parallelize`` (:mod:`.parallelize`);
+  detected on the host, and its pipeline ``cpu-schedule-matmul,interchange,vectorize,cpu-parallelize``;
+* the passes ``cpu-parallelize`` (:mod:`.parallelize`) and ``cpu-schedule-matmul``
+  (:mod:`.matmul`: matmul nests blocked, packed and register-tiled);
 * the ``emit`` attributes of its ops (:mod:`.emit`) and their ``reference`` in the
   loop interpreter (a ``cpu.parallel`` runs its iterations in order);
 * the thread pool its code calls (:mod:`.threadpool`), bound as a runtime symbol;
@@ -25,6 +26,7 @@ Cpu = Dialect("cpu", ALL_OPS, [])
 def _register() -> None:
     from strati.dialects.hw.cpu import strategies  # noqa: F401  (registers the strategies)
     from strati.dialects.hw.cpu.emit import emit_parallel
+    from strati.dialects.hw.cpu.matmul import CpuScheduleMatmulPass
     from strati.dialects.hw.cpu.parallelize import CpuParallelizePass
     from strati.dialects.hw.cpu.target import CpuTarget
     from strati.dialects.hw.target import register_target
@@ -33,6 +35,7 @@ def _register() -> None:
 
     register_target(CpuTarget())
     register_pass(CpuParallelizePass)
+    register_pass(CpuScheduleMatmulPass)
     register_op_attr("cpu.parallel", "emit", emit_parallel)
     register_op_attr("cpu.yield", "emit", lambda emitter, op: None)
 

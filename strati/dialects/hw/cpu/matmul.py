@@ -1,0 +1,279 @@
+"""cpu-schedule-matmul: the CPU's schedule for matmul-shaped loop nests (GEMM, batched
+matmul, and the matmul forms of the ``1x1_as_matmul`` and ``im2col`` convolutions).
+
+A nest ``i, j, k`` (``C[.., i, j] += A[.., i, k] * B[.., k, j]``, A or B possibly
+transposed, after any batch loops) is rebuilt from the generic loop transformations, as
+GotoBLAS/BLIS block it::
+
+    ic (MC, parallel: the cores split the rows) {
+      kc (KC) {  pack A[ic.., kc..] -> MC x KC
+        jc (NC) {  pack B[kc.., jc..] -> KC x NC
+          jr (NR) {                       full tiles, then the last partial one
+            i (MR, unrolled and jammed) {
+              k {  acc[MR x NR] += A[i, k] * B[k, j]  }   // in registers: NR/lanes vectors x MR rows
+    }}}}}
+
+The knobs come from the target description by an analytical model (:func:`knobs`): the
+register tile ``MR x NR`` from the vector registers (``vector_width`` lanes: 32 of them
+with AVX-512, 16 with AVX2 or less; NR two vectors wide, MR as many rows as leave room, beside
+the accumulators, for the B vectors and the broadcasts of A of two k steps: LLVM unrolls the
+k loop by two), ``KC`` so that a ``KC x NR`` panel of B fills half of L1, ``NC`` so that the
+packed ``KC x NC`` panel fills half of L2, ``MC`` so that the row blocks are a multiple of
+the cores (equal shares), each at most a quarter of L2 of packed A.  They are printed on the loops
+(``schedule.mc``, ``schedule.kc``, ``schedule.nc``, ``schedule.nr``, ``schedule.mr``) and
+read back from the nest's outermost loop when a tuner (or a test) set them there.
+
+Every step keeps each sum in its order (the k blocks ascend, and only loops over distinct
+outputs are interchanged or jammed), so the results are bit-identical to the unscheduled
+nest's.  Nests smaller than ``min-work`` multiply-adds are left to the generic passes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, memref
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import VerifyException
+from xdsl.transforms.common_subexpression_elimination import cse
+
+from strati.dialects.hw.ops import TargetAttr
+from strati.dialects.hw.target import target_of
+from strati.dialects.loop.analysis import IndexConstants, constant_index, functions, innermost_loops, trip_count
+from strati.dialects.loop.ops import ForOp, buffer_root, element_bytes
+from strati.dialects.loop.ops import YieldOp as LoopYieldOp
+from strati.transforms.interchange import hoist_loop
+from strati.transforms.pack import pack
+from strati.transforms.scalar_replace import scalar_replace
+from strati.transforms.tile import knob, separate_full_tiles, tile_loop
+from strati.transforms.unroll_and_jam import iterations_disjoint, unroll_and_jam
+from strati.transforms.vectorize import try_vectorize
+
+MAX_VECTORS = 4
+"""Vector steps of the register tile's row that are unrolled completely."""
+KNOBS = ("mc", "kc", "nc", "mr", "nr")
+MIN_WORK = 64 * 64 * 64
+"""Multiply-adds below which a matmul keeps the generic schedule (packing costs more than it saves)."""
+
+
+def registers(target: TargetAttr) -> int:
+    """Vector registers: 32 with AVX-512 (and NEON), 16 with AVX2/AVX/SSE."""
+    return 32 if target["vector_width"] >= 16 else 16
+
+
+def knobs(target: TargetAttr, m: int, n: int, k: int, elem: int = 4, given: dict[str, int] | None = None) -> dict[str, int]:
+    """The blocking of an ``m x n x k`` matmul on ``target`` (see the module's docstring);
+    knobs in ``given`` are taken as they are and the others fitted around them."""
+    given = given or {}
+    lanes = max(1, target["vector_width"] * 4 // elem)
+    nr_vecs = 2 if n >= 2 * lanes else 1
+    nr = given.get("nr", nr_vecs * lanes)
+    nr_vecs = max(1, -(-nr // lanes))
+    # Accumulators, B vectors and A broadcasts of two k steps (LLVM unrolls the k loop by 2) in the registers.
+    mr = given.get("mr", max(1, min((registers(target) - 2 * nr_vecs) // (nr_vecs + 2), m)))
+    kc = given.get("kc", max(16, min(k, target["l1"] // 2 // (nr * elem))))
+    nc = given.get("nc", max(nr, min(-(-n // nr) * nr, target["l2"] // 2 // (kc * elem) // nr * nr)))
+    # Row blocks: a multiple of the cores (the threads get equal shares), each at most a quarter of L2 of packed A.
+    cores = max(1, target["cores"])
+    largest = max(mr, target["l2"] // 4 // (kc * elem) // mr * mr)
+    blocks = cores * -(-m // (cores * largest))
+    mc = given.get("mc", max(mr, -(-(-(-m // blocks)) // mr) * mr))
+    return {"mc": mc, "kc": kc, "nc": nc, "mr": mr, "nr": nr}
+
+
+@dataclass
+class Nest:
+    i: ForOp
+    j: ForOp
+    k: ForOp
+    a: object
+    b: object
+    given: dict[str, int] | None = None
+
+
+def match(k: ForOp) -> Nest | None:
+    """The matmul nest whose reduction loop is ``k``, if it is one (the loops i, j, k
+    perfectly nested but for statements of ``i`` that write other rows only)."""
+    j, i = k.parent_op(), None
+    if not isinstance(j, ForOp):
+        return None
+    i = j.parent_op()
+    if not isinstance(i, ForOp):
+        return None
+    if [o for o in j.body.block.ops if not isinstance(o, LoopYieldOp)] != [k]:
+        return None
+    if any(constant_index(lp.step) != 1 or trip_count(lp) is None or constant_index(lp.lb) is None for lp in (i, j, k)):
+        return None
+    ops = [o for o in k.body.block.ops if not isinstance(o, LoopYieldOp)]
+    stores = [o for o in ops if isinstance(o, memref.StoreOp)]
+    loads = [o for o in ops if isinstance(o, memref.LoadOp)]
+    if len(stores) != 1 or any(o.regions or not (o.name.startswith("arith.") or o in loads or o in stores) for o in ops):
+        return None
+    (s,) = stores
+    iv_i, iv_j, iv_k = i.induction_var, j.induction_var, k.induction_var
+    idx = list(s.indices)
+    if len(idx) < 2 or idx[-2] is not iv_i or idx[-1] is not iv_j or any(x in (iv_i, iv_j, iv_k) for x in idx[:-2]):
+        return None
+    a = b = None
+    for ld in loads:
+        if buffer_root(ld.memref) == buffer_root(s.memref):
+            if ld.memref is not s.memref or list(ld.indices) != idx:
+                return None
+            continue
+        used = {x for x in ld.indices if x in (iv_i, iv_j, iv_k)}
+        if used == {iv_i, iv_k} and a is None:
+            a = ld.memref
+        elif used == {iv_k, iv_j} and b is None:
+            b = ld.memref
+        else:
+            return None
+        if len(set(ld.indices[-2:])) != 2 or set(ld.indices[-2:]) != used or any(x in (iv_i, iv_j, iv_k) for x in ld.indices[:-2]):
+            return None
+    if a is None or b is None or buffer_root(a) is None or buffer_root(b) is None:
+        return None
+    if buffer_root(s.memref) in (buffer_root(a), buffer_root(b)):
+        return None
+    if not iterations_disjoint(i) or not iterations_disjoint(j):
+        return None
+    for o in k.walk():
+        for v in o.operands:
+            if v.owner is not None and _defined_in_body_of(v, i) and not _within(v, j):
+                return None  # the nest uses a value of i's other statements
+    return Nest(i, j, k, a, b)
+
+
+def _within(v, op: Operation) -> bool:
+    from strati.dialects.loop.analysis import inside
+
+    return inside(v, op)
+
+
+def _defined_in_body_of(v, loop: ForOp) -> bool:
+    from strati.dialects.loop.analysis import inside
+
+    return inside(v, loop) and v is not loop.induction_var
+
+
+def take_knobs(loop: ForOp) -> dict[str, int]:
+    """The knobs set on the nest's outermost loop (by a tuner or a test), removed from it."""
+    given = {}
+    for name in KNOBS:
+        value = loop.attributes.pop(f"schedule.{name}", None)
+        if value is not None:
+            if not isinstance(value, IntegerAttr) or value.value.data < 1:
+                raise VerifyException(f"schedule.{name} must be a positive integer, not {value}")
+            given[name] = value.value.data
+    return given
+
+
+def split_off(nest: Nest) -> None:
+    """Fission: the i loop's other statements keep a loop of their own, before the nest's."""
+    i = nest.i
+    others = [o for o in i.body.block.ops if o is not nest.j and not isinstance(o, LoopYieldOp)]
+    if not others:
+        return
+    new_i = ForOp(i.lb, i.ub, i.step, parallel=i.is_parallel)
+    new_i.attributes.update(i.attributes)
+    new_i.induction_var.name_hint = i.induction_var.name_hint
+    i.parent_block().insert_op_after(new_i, i)
+    nest.j.detach()
+    new_i.body.block.insert_op_before(nest.j, new_i.body.block.last_op)
+    for o in nest.j.walk():
+        o.operands = [new_i.induction_var if v is i.induction_var else v for v in o.operands]
+    nest.i = new_i
+
+
+def _op_in(op: Operation, loop: ForOp) -> bool:
+    parent = op.parent_op()
+    while parent is not None:
+        if parent is loop:
+            return True
+        parent = parent.parent_op()
+    return False
+
+
+def schedule(nest: Nest, target: TargetAttr, consts: IndexConstants) -> None:
+    """Block, pack, vectorise and register-tile one matmul nest (see the module's docstring)."""
+    i, j, k = nest.i, nest.j, nest.k
+    m, n, kk = trip_count(i), trip_count(j), trip_count(k)
+    elem = element_bytes(nest.a.type.get_element_type()) or 4
+    kn = knobs(target, m, n, kk, elem, nest.given)
+    # Cache blocking: ic { kc { jc { jr { i { k { j } } } } } }.
+    kc = tile_loop(k, kn["kc"], consts, "kc")
+    kc = hoist_loop(kc)  # past j
+    j = kc.body.block.first_op if isinstance(kc.body.block.first_op, ForOp) else next(o for o in kc.body.block.ops if isinstance(o, ForOp))
+    kc_parent = kc.parent_op()
+    kc = hoist_loop(kc)  # past i
+    i = next(o for o in kc.body.block.ops if isinstance(o, ForOp))
+    ic = tile_loop(i, kn["mc"], consts, "mc")
+    ic = hoist_loop(ic)  # past kc
+    kc = next(o for o in ic.body.block.ops if isinstance(o, ForOp))
+    i = next(o for o in kc.body.block.ops if isinstance(o, ForOp))
+    inner_ic = next(o for o in i.body.block.ops if isinstance(o, ForOp))  # i's body: the j loop
+    j = inner_ic
+    jc = tile_loop(j, kn["nc"], consts, "nc")
+    jc = hoist_loop(jc)  # past i
+    i = next(o for o in jc.body.block.ops if isinstance(o, ForOp))
+    j = next(o for o in i.body.block.ops if isinstance(o, ForOp))
+    jr = tile_loop(j, kn["nr"], consts, "nr")
+    jr = hoist_loop(jr)  # past i
+    i = next(o for o in jr.body.block.ops if isinstance(o, ForOp))
+    j = next(o for o in i.body.block.ops if isinstance(o, ForOp))
+    k = next(o for o in j.body.block.ops if isinstance(o, ForOp))
+    k = hoist_loop(k)  # past j: i { k { j } }
+    del kc_parent
+    # Packing: A's block once per (ic, kc), B's panel once per (ic, kc, jc).
+    pack(kc, nest.a, consts)
+    pack(jc, nest.b, consts)
+    # Register tiles: full NR-wide tiles, then the partial last one.
+    tiles = [jr]
+    full = separate_full_tiles(jr, consts)
+    if full is not None:
+        tiles.insert(0, full)
+    for tile in tiles:
+        i = next(o for o in tile.body.block.ops if isinstance(o, ForOp))
+        kloop = next(o for o in i.body.block.ops if isinstance(o, ForOp))
+        jloop = next(o for o in kloop.body.block.ops if isinstance(o, ForOp))
+        try_vectorize(jloop, target, consts)
+        main = unroll_and_jam(i, kn["mr"], consts)
+        if main is not None:
+            knob(main, "mr", kn["mr"])
+        for kl in [o for o in tile.walk() if isinstance(o, ForOp)]:
+            inner = [o for o in kl.body.block.ops if isinstance(o, ForOp)]
+            if len(inner) != 1 or any(isinstance(o, ForOp) for o in inner[0].body.walk() if o is not inner[0]):
+                continue
+            t = trip_count(inner[0])
+            if t is not None and t <= MAX_VECTORS and any(o.name == "vector.fma" for o in inner[0].body.walk()):
+                unroll_and_jam(inner[0], t, consts)
+                scalar_replace(kl, consts)
+    cse(ic)  # the copies of the index arithmetic that unroll-and-jam made
+
+
+@dataclass(frozen=True)
+class CpuScheduleMatmulPass(ModulePass):
+    """Block, pack and register-tile matmul loop nests for the CPU (knobs from the target description)."""
+
+    name = "cpu-schedule-matmul"
+    min_work: int = MIN_WORK
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        _, target = target_of(op)
+        if target.get("vector_width") is None:
+            return
+        for fn in functions(op):
+            consts = IndexConstants(fn)
+            for k in innermost_loops(fn):
+                nest = match(k)
+                if nest is None:
+                    continue
+                if trip_count(nest.i) * trip_count(nest.j) * trip_count(nest.k) < self.min_work:
+                    continue
+                nest.given = take_knobs(nest.i)
+                split_off(nest)
+                schedule(nest, target, consts)
+
+
+__all__ = ["CpuScheduleMatmulPass", "knobs", "match", "schedule"]
