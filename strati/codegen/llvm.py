@@ -710,10 +710,27 @@ class FunctionEmitter:
             if isinstance(op.results[0].type, IndexType) and opcode != "shl":
                 flags.add("nsw")  # index arithmetic addresses memory: it does not overflow
         lhs, rhs = self.v(op.operands[0]), self.v(op.operands[1])
+        if opcode in ("sdiv", "udiv", "srem", "urem"):
+            return self.divide(opcode, lhs, rhs, name=self.name(op))
         fn = getattr(self.b, opcode)
         if flags:
             return fn(lhs, rhs, name=self.name(op), flags=tuple(sorted(flags, key=["nuw", "nsw"].index)))
         return fn(lhs, rhs, name=self.name(op))
+
+    def divide(self, opcode: str, a: ir.Value, b: ir.Value, name: str = "") -> ir.Value:
+        """``sdiv``/``udiv``/``srem``/``urem`` without LLVM's undefined cases (a SIGFPE on x86):
+        ``x / 0`` and ``x % 0`` are 0, ``INT_MIN / -1`` wraps to INT_MIN (remainder 0), as in
+        the interpreters.  A constant divisor folds the guard away."""
+        el = element_of(a.type)
+        zero, one = splat(a.type, int_constant(el, 0)), splat(a.type, int_constant(el, 1))
+        by_zero = self.b.icmp_unsigned("==", b, zero)
+        bad = by_zero
+        if opcode in ("sdiv", "srem"):
+            low = splat(a.type, int_constant(el, -(1 << (el.width - 1))))
+            overflow = self.b.and_(self.b.icmp_signed("==", a, low), self.b.icmp_signed("==", b, splat(a.type, int_constant(el, -1))))
+            bad = self.b.or_(bad, overflow)
+        result = getattr(self.b, opcode)(a, self.b.select(bad, one, b), name=name)
+        return self.b.select(by_zero, zero, result) if opcode in ("sdiv", "udiv") else result
 
     def negf(self, op: Operation) -> ir.Value:
         return self.b.fneg(self.v(op.operands[0]), name=self.name(op), flags=self.float_flags(op, ADD_FLAGS))
@@ -788,7 +805,7 @@ class FunctionEmitter:
     def ceildivsi(self, op: Operation) -> ir.Value:
         """``ceil(a / b)`` for signed ints: the truncated quotient, plus one when the exact quotient is positive and inexact."""
         a, b = self.v(op.operands[0]), self.v(op.operands[1])
-        q, r = self.b.sdiv(a, b), self.b.srem(a, b)
+        q, r = self.divide("sdiv", a, b), self.divide("srem", a, b)
         zero, one = splat(a.type, int_constant(element_of(a.type), 0)), splat(a.type, int_constant(element_of(a.type), 1))
         inexact = self.b.icmp_signed("!=", r, zero)
         same_sign = self.b.icmp_signed("==", self.b.icmp_signed("<", a, zero), self.b.icmp_signed("<", b, zero))
@@ -796,7 +813,7 @@ class FunctionEmitter:
 
     def floordivsi(self, op: Operation) -> ir.Value:
         a, b = self.v(op.operands[0]), self.v(op.operands[1])
-        q, r = self.b.sdiv(a, b), self.b.srem(a, b)
+        q, r = self.divide("sdiv", a, b), self.divide("srem", a, b)
         zero, one = splat(a.type, int_constant(element_of(a.type), 0)), splat(a.type, int_constant(element_of(a.type), 1))
         inexact = self.b.icmp_signed("!=", r, zero)
         signs_differ = self.b.icmp_signed("!=", self.b.icmp_signed("<", a, zero), self.b.icmp_signed("<", b, zero))
