@@ -64,6 +64,7 @@ from strati.dense import dense_from_numpy, from_dtype, to_dtype
 from strati.diagnostics import StratiError, diagnostic_message, verify_module
 from strati.dialects.graph import ops as gops
 from strati.dialects.graph.ops import ConstantOp
+from strati.frontends.onnx_checks import ModelCheckError, check_declared_shapes, load_external_data
 from strati.dialects.shapes import make_tensor, shape_of
 from strati.dialects.uniform import group_by_defs
 
@@ -177,17 +178,16 @@ def load_model(model: str | Path | onnx.ModelProto | bytes) -> onnx.ModelProto:
         except ToolError as err:
             raise ModelLoadError(str(err)) from None
         proto = _parse_bytes(data, label)
-        if _has_external_data(proto):
-            try:
-                from onnx.external_data_helper import load_external_data_for_model
-
-                load_external_data_for_model(proto, str(path.parent))
-            except Exception as err:  # noqa: BLE001 - a missing or short external data file
-                raise ModelLoadError(f"{label}: cannot load its external data: {_first_line(err)}") from None
     if not proto.HasField("graph"):
         raise ModelLoadError(f"{label} is not an ONNX model: it has no graph")
     if not proto.opset_import and proto.ir_version >= 3:
         raise ModelLoadError(f"{label} is not a valid ONNX model: it imports no opset")
+    directory = Path(model).parent if isinstance(model, (str, Path)) else None
+    try:  # external data only from inside the model's directory; no negative declared dimension
+        load_external_data(proto, directory, label)
+        check_declared_shapes(proto, label)
+    except ModelCheckError as err:
+        raise ModelLoadError(err.message) from None
     return proto
 
 
@@ -200,10 +200,6 @@ def _parse_bytes(data: bytes, label: str) -> onnx.ModelProto:
     except Exception as err:  # noqa: BLE001 - protobuf's DecodeError and friends
         raise ModelLoadError(f"{label} is not a valid ONNX model (truncated or corrupt): {_first_line(err)}") from None
     return proto
-
-
-def _has_external_data(proto: onnx.ModelProto) -> bool:
-    return any(t.data_location == TensorProto.EXTERNAL for t in proto.graph.initializer)
 
 
 def _first_line(err: BaseException) -> str:
@@ -953,6 +949,8 @@ def _erase_dead(block: Block) -> None:
 
 
 def _tensor_array(t: TensorProto) -> np.ndarray:
+    if t.data_location == TensorProto.EXTERNAL:  # load_model has read every one it may read
+        raise StratiError(f"tensor '{t.name}' has external data that was not loaded (give the model by its path)")
     array = numpy_helper.to_array(t)
     dtype = elem_dtype(t.data_type)
     if dtype is not None and array.dtype != dtype:

@@ -1,0 +1,125 @@
+"""Checks of an ONNX model before anything else reads it: external data, declared shapes.
+
+External data is read only from regular files inside the model's directory: a location
+that is absolute, climbs out with ``..``, leads out through a symbolic link, or names a
+device, FIFO or directory is refused with one line naming the tensor.  This covers every
+tensor of the model (initializers, ``Constant`` nodes and other tensor attributes, in
+subgraphs and functions too); onnx's own loader resolves the tensors of ``Constant``
+nodes against the current directory, so it is not used.  A model given as bytes or as a
+ModelProto has no directory: its external data is refused.
+
+Declared dimensions must be non-negative: onnx's C++ shape inference aborts the process
+on some negative ones (``std::clamp`` in Slice), so they are refused before it runs.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+import onnx
+from onnx import AttributeProto, TensorProto
+
+from strati.diagnostics import StratiError
+
+
+class ModelCheckError(StratiError):
+    """A model that must not be read further."""
+
+
+def model_tensors(model: onnx.ModelProto) -> Iterator[TensorProto]:
+    """Every tensor a model holds: initializers and tensor attributes, in subgraphs and functions."""
+    yield from _graph_tensors(model.graph)
+    for function in model.functions:
+        for node in function.node:
+            yield from _node_tensors(node)
+
+
+def _graph_tensors(graph: onnx.GraphProto) -> Iterator[TensorProto]:
+    yield from graph.initializer
+    for sparse in graph.sparse_initializer:
+        yield sparse.values
+        yield sparse.indices
+    for node in graph.node:
+        yield from _node_tensors(node)
+
+
+def _node_tensors(node: onnx.NodeProto) -> Iterator[TensorProto]:
+    for a in node.attribute:
+        if a.type == AttributeProto.TENSOR:
+            yield a.t
+        elif a.type == AttributeProto.TENSORS:
+            yield from a.tensors
+        elif a.type == AttributeProto.SPARSE_TENSOR:
+            yield a.sparse_tensor.values
+            yield a.sparse_tensor.indices
+        elif a.type == AttributeProto.GRAPH:
+            yield from _graph_tensors(a.g)
+        elif a.type == AttributeProto.GRAPHS:
+            for g in a.graphs:
+                yield from _graph_tensors(g)
+
+
+def load_external_data(model: onnx.ModelProto, directory: Path | None, label: str) -> None:
+    """Read every external tensor's bytes into the model, from inside ``directory`` only."""
+    for tensor in model_tensors(model):
+        if tensor.data_location != TensorProto.EXTERNAL:
+            continue
+        name = f"tensor '{tensor.name}'" if tensor.name else "a tensor"
+        if directory is None:
+            raise ModelCheckError(f"{label}: {name} has external data, which is read only for a model given by its path")
+        tensor.raw_data = _read(tensor, directory, f"{label}: {name}")
+        tensor.data_location = TensorProto.DEFAULT
+        del tensor.external_data[:]
+
+
+def _read(tensor: TensorProto, directory: Path, what: str) -> bytes:
+    info = {e.key: e.value for e in tensor.external_data}
+    location = info.get("location", "")
+    if not location:
+        raise ModelCheckError(f"{what} has external data without a location")
+    parts = location.replace("\\", "/").split("/")
+    if os.path.isabs(location) or location.startswith(("/", "\\")) or (len(location) > 1 and location[1] == ":"):
+        raise ModelCheckError(f"{what}: external data location '{location}' is absolute (it must be a file in the model's directory)")
+    if ".." in parts:
+        raise ModelCheckError(f"{what}: external data location '{location}' leaves the model's directory")
+    base = directory.resolve()
+    path = (base / location).resolve()
+    if os.path.commonpath([base, path]) != str(base):
+        raise ModelCheckError(f"{what}: external data location '{location}' leads out of the model's directory (a symbolic link)")
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as err:
+        raise ModelCheckError(f"{what}: cannot read its external data '{location}': {err.strerror or err}") from None
+    if not stat.S_ISREG(mode):
+        raise ModelCheckError(f"{what}: external data location '{location}' is not a regular file")
+    try:
+        offset = int(info.get("offset", "0"))
+        length = int(info["length"]) if "length" in info else None
+    except ValueError:
+        raise ModelCheckError(f"{what}: external data offset or length is not an integer") from None
+    size = os.path.getsize(path)
+    if offset < 0 or (length is not None and length < 0):
+        raise ModelCheckError(f"{what}: external data offset or length is negative")
+    end = size if length is None else offset + length
+    if end > size or offset > size:
+        raise ModelCheckError(f"{what}: external data '{location}' has {size} bytes, the tensor needs bytes {offset} to {end}")
+    with open(path, "rb") as f:
+        f.seek(offset)
+        return f.read(end - offset)
+
+
+def check_declared_shapes(model: onnx.ModelProto, label: str) -> None:
+    """Every declared dimension of the graph's inputs, outputs and values is >= 0."""
+    graph = model.graph
+    for kind, values in (("input", graph.input), ("output", graph.output), ("value", graph.value_info)):
+        for vi in values:
+            if vi.type.WhichOneof("value") != "tensor_type" or not vi.type.tensor_type.HasField("shape"):
+                continue
+            for axis, d in enumerate(vi.type.tensor_type.shape.dim):
+                if d.HasField("dim_value") and d.dim_value < 0:
+                    raise ModelCheckError(
+                        f"{label}: graph {kind} '{vi.name}' declares dimension {axis} as {d.dim_value} (dimensions are >= 0)"
+                    )
