@@ -109,4 +109,10 @@ def verify_module(module: ModuleOp, filename: str | None = None) -> Diagnostic |
             return op_diagnostic(diagnostic_message(err), op, filename)
         except Exception as err:  # noqa: BLE001 - a bug in a verifier or an infer_type
             return op_diagnostic(f"internal error while verifying: {type(err).__name__}: {err}", op, filename)
+    from strati.limits import LimitError, check_module
+
+    try:
+        check_module(module)
+    except LimitError as err:
+        return op_diagnostic(err.message, err.op, filename)
     return None

@@ -64,7 +64,8 @@ from strati.dense import dense_from_numpy, from_dtype, to_dtype
 from strati.diagnostics import StratiError, diagnostic_message, verify_module
 from strati.dialects.graph import ops as gops
 from strati.dialects.graph.ops import ConstantOp
-from strati.frontends.onnx_checks import ModelCheckError, check_declared_shapes, load_external_data
+from strati.frontends.onnx_checks import ModelCheckError, check_declared_shapes, check_model_limits, check_ranges, load_external_data
+from strati.limits import LIMITS, LimitError, exceeded
 from strati.dialects.shapes import make_tensor, shape_of
 from strati.dialects.uniform import group_by_defs
 
@@ -184,9 +185,11 @@ def load_model(model: str | Path | onnx.ModelProto | bytes) -> onnx.ModelProto:
         raise ModelLoadError(f"{label} is not a valid ONNX model: it imports no opset")
     directory = Path(model).parent if isinstance(model, (str, Path)) else None
     try:  # external data only from inside the model's directory; no negative declared dimension
+        check_model_limits(proto, label)
         load_external_data(proto, directory, label)
         check_declared_shapes(proto, label)
-    except ModelCheckError as err:
+        check_ranges(proto, label)
+    except (ModelCheckError, LimitError) as err:
         raise ModelLoadError(err.message) from None
     return proto
 
@@ -2243,7 +2246,13 @@ def _constant(n: Node):
 @op("Range", static=(0, 1, 2))
 def _range(n: Node):
     start, limit, delta = (n.need_const(i, w).reshape(()) for i, w in enumerate(("start", "limit", "delta")))
+    if not all(np.isfinite(float(v)) for v in (start, limit, delta)):
+        raise NodeError(f"start, limit and delta must be finite, got {start}, {limit}, {delta}")
+    if delta == 0:
+        raise NodeError("delta is 0 (the range would never end)")
     count = max(int(math.ceil((float(limit) - float(start)) / float(delta))), 0)
+    if count > LIMITS.constant_elements:
+        raise NodeError(exceeded("constant_elements", "the range's number of elements", count).message)
     return (start + np.arange(count, dtype=start.dtype) * delta).astype(start.dtype)
 
 

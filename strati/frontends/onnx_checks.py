@@ -123,3 +123,61 @@ def check_declared_shapes(model: onnx.ModelProto, label: str) -> None:
                     raise ModelCheckError(
                         f"{label}: graph {kind} '{vi.name}' declares dimension {axis} as {d.dim_value} (dimensions are >= 0)"
                     )
+
+
+def check_model_limits(model: onnx.ModelProto, label: str) -> None:
+    """Nodes, elements per tensor and bytes of all tensors against strati.limits, from the
+    declared dimensions, before any data is read."""
+    from strati.limits import check
+
+    nodes = len(model.graph.node) + sum(len(f.node) for f in model.functions)
+    check("ops", f"{label}: the number of nodes", nodes)
+    total = 0
+    for tensor in model_tensors(model):
+        elements = 1
+        for d in tensor.dims:
+            elements *= max(int(d), 0)
+        name = f"tensor '{tensor.name}'" if tensor.name else "a tensor"
+        check("constant_elements", f"{label}: {name}'s number of elements", elements)
+        total += elements * _itemsize(tensor.data_type)
+        check("constant_bytes", f"{label}: the total bytes of its tensors", total)
+
+
+def _itemsize(data_type: int) -> int:
+    try:
+        return onnx.helper.tensor_dtype_to_np_dtype(data_type).itemsize
+    except Exception:  # noqa: BLE001 - strings and unknown types: counted as bytes
+        return 1
+
+
+def check_ranges(model: onnx.ModelProto, label: str) -> None:
+    """A Range with constant operands whose length is over the limit, or that never ends, is
+    refused here: onnx's shape inference (data propagation) would build it first (7.7 GB for
+    ``Range(0, 1e12, 1)``)."""
+    import math
+
+    from strati.limits import LIMITS, exceeded
+
+    graph = model.graph
+    known = {t.name: t for t in graph.initializer}
+    for node in graph.node:
+        if node.op_type == "Constant" and node.output:
+            for a in node.attribute:
+                if a.name == "value" and a.type == AttributeProto.TENSOR:
+                    known[node.output[0]] = a.t
+        if node.op_type != "Range" or node.domain not in ("", "ai.onnx") or len(node.input) != 3:
+            continue
+        if not all(name in known for name in node.input):
+            continue
+        try:
+            start, limit, delta = (float(onnx.numpy_helper.to_array(known[name]).reshape(-1)[0]) for name in node.input)
+        except Exception:  # noqa: BLE001 - not a readable scalar: the importer says what is wrong
+            continue
+        what = f"{label}: node '{node.name or node.output[0]}' (Range)"
+        if not all(math.isfinite(v) for v in (start, limit, delta)):
+            raise ModelCheckError(f"{what}: start, limit and delta must be finite, got {start}, {limit}, {delta}")
+        if delta == 0:
+            raise ModelCheckError(f"{what}: delta is 0 (the range would never end)")
+        count = max(math.ceil((limit - start) / delta), 0)
+        if count > LIMITS.constant_elements:
+            raise ModelCheckError(exceeded("constant_elements", f"{what}: the range's number of elements", count).message)

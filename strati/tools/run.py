@@ -27,6 +27,7 @@ from strati.compiler import module_level
 from strati.functions import input_argument_names
 from strati.runtime.interpreter import Interpreter, bind_inputs, check_value, find_function
 from strati.source import load_module
+from strati import limits
 from strati.tools.common import ToolError, run_tool, load_plugin, read_text
 
 TOOL = "strati-run"
@@ -49,6 +50,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("--bench", type=int, default=0, metavar="N", help="run N more times and print their median time per call")
     ap.add_argument("--target", metavar="NAME", help="the target the jit backend compiles for (default: the module's, else cpu)")
     ap.add_argument("--load-plugin", action="append", default=[], metavar="FILE.py|MODULE")
+    limits.add_arguments(ap)
     return ap
 
 
@@ -192,6 +194,7 @@ def compare(names: list[str], got: list[np.ndarray], want: list[np.ndarray], rto
 
 def run(argv: list[str] | None = None) -> int:
     args = build_arg_parser().parse_args(argv)
+    limits.apply_arguments(args)
     for plugin in args.load_plugin:
         load_plugin(plugin)
     module = load_model(args.file)
