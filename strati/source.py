@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, FileLineC
 from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
-from xdsl.utils.lexer import Input
+from xdsl.utils.lexer import Input, Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError
@@ -27,6 +27,10 @@ from xdsl.utils.exceptions import ParseError
 from strati.context import make_context
 from strati.dense import print_dense, to_dtype
 from strati.diagnostics import DiagnosticError, parse_diagnostic, verify_module
+
+
+MAX_DIGITS = 1000
+"""The longest number literal read (an i1000 needs 302 digits)."""
 
 
 class LinearLexer(MLIRLexer):
@@ -38,6 +42,13 @@ class LinearLexer(MLIRLexer):
     (``++``, ``*+``) cannot backtrack."""
 
     _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"')
+
+    def _lex_number(self, start_pos):
+        """A number, refused past MAX_DIGITS digits (Python refuses to convert 4,300)."""
+        token = super()._lex_number(start_pos)
+        if len(token.span.text) > MAX_DIGITS:
+            raise ParseError(token.span, f"number literal of {len(token.span.text)} characters is too long (at most {MAX_DIGITS})")
+        return token
 
 
 class LocatingParser(Parser):
@@ -95,7 +106,16 @@ class LocatingParser(Parser):
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
-        op = super().parse_operation()
+        try:
+            op = super().parse_operation()
+        except ParseError:
+            raise
+        except RecursionError:
+            raise ParseError(Span(start, start + 1, self.lexer.input), "the input is nested too deeply") from None
+        except Exception as err:  # noqa: BLE001 - xDSL raises VerifyException, ValueError, ... while parsing
+            from strati.diagnostics import diagnostic_message
+
+            raise ParseError(Span(start, start + 1, self.lexer.input), diagnostic_message(err)) from None
         if isinstance(op.location, UnknownLoc):
             line = bisect.bisect_right(self._line_starts, start)
             column = start - self._line_starts[line - 1] + 1

@@ -253,6 +253,12 @@ def int_constant(t: ir.IntType, value: int) -> ir.Constant:
     return ir.Constant(t, value)
 
 
+def llvm_name(hint: str | None) -> str:
+    """An SSA name hint as an LLVM value name: at most 64 characters (LLVM cuts local names at
+    1,024, so that two long names could become one); llvmlite makes repeated names unique."""
+    return (hint or "")[:64]
+
+
 def splat(t: ir.Type, scalar: ir.Constant) -> ir.Constant:
     if isinstance(t, ir.VectorType):
         return ir.Constant(t, [scalar] * t.count)
@@ -398,7 +404,7 @@ class ModuleTranslator:
         args = []
         for i, (t, lt) in enumerate(zip(info.arg_types, target.function_type.args)):
             slot = b.gep(wrapper.args[0], [ir.Constant(I64, i)], inbounds=True, source_etype=PTR)
-            p = b.load(slot, name=info.arg_names[i], typ=PTR, align=8)
+            p = b.load(slot, name=llvm_name(info.arg_names[i]), typ=PTR, align=8)
             args.append(p if isinstance(t, MemRefType) else b.load(p, typ=lt, align=element_size_ir(lt)))
         result = b.call(target, args)
         if info.result_types:
@@ -614,7 +620,7 @@ class FunctionEmitter:
             raise CodegenError("functions with more than one block are not supported", self.op)
         block = self.op.body.block
         for arg, llarg in zip(block.args, self.fn.args):
-            llarg.name = arg.name_hint or ""
+            llarg.name = llvm_name(arg.name_hint)
             self.values[arg] = llarg
         self.emit_block(block)
         if not self.b.block.is_terminated:
@@ -660,7 +666,7 @@ class FunctionEmitter:
         return self.values[value]
 
     def name(self, op: Operation) -> str:
-        return (op.results[0].name_hint or "") if op.results else ""
+        return llvm_name(op.results[0].name_hint) if op.results else ""
 
     def result_type(self, op: Operation) -> ir.Type:
         return scalar_type(op.results[0].type, op)
@@ -1049,7 +1055,7 @@ class FunctionEmitter:
     def loop_for(self, op: Operation) -> None:
         lb, ub, step = (self.v(x) for x in op.operands)
         iv_value = op.body.block.args[0]
-        label = iv_value.name_hint or f"i{self.depth}"
+        label = llvm_name(iv_value.name_hint) or f"i{self.depth}"
         before = self.b.block
         header = self.fn.append_basic_block(f"{label}.header")
         body = self.fn.append_basic_block(f"{label}.body")

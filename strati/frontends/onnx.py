@@ -64,7 +64,7 @@ from strati.dense import dense_from_numpy, from_dtype, to_dtype
 from strati.diagnostics import StratiError, diagnostic_message, verify_module
 from strati.dialects.graph import ops as gops
 from strati.dialects.graph.ops import ConstantOp
-from strati.frontends.onnx_checks import ModelCheckError, check_declared_shapes, check_model_limits, check_ranges, load_external_data
+from strati.frontends.onnx_checks import ModelCheckError, check_declared_shapes, check_model_limits, check_node_signatures, check_ranges, load_external_data
 from strati.limits import LIMITS, LimitError, exceeded
 from strati.dialects.shapes import make_tensor, shape_of
 from strati.dialects.uniform import group_by_defs
@@ -189,6 +189,7 @@ def load_model(model: str | Path | onnx.ModelProto | bytes) -> onnx.ModelProto:
         load_external_data(proto, directory, label)
         check_declared_shapes(proto, label)
         check_ranges(proto, label)
+        check_node_signatures(proto, label)
     except (ModelCheckError, LimitError) as err:
         raise ModelLoadError(err.message) from None
     return proto
@@ -2350,6 +2351,7 @@ def _resize(n: Node):
     elif scales_c is not None and scales_c.size:
         for a, s in zip(axes, scales_c.reshape(-1)):
             scales[a] = float(s)
+        _check_scales(scales)
         sizes = [int(np.floor(np.float32(d) * np.float32(s))) for d, s in zip(shape, scales)]
         scales_prop = scales
     else:
@@ -2364,7 +2366,13 @@ def _resize(n: Node):
     return n.b.op("graph.resize", [x], props, result_type=make_tensor(sizes, x.type.get_element_type()))
 
 
+def _check_scales(scales: Sequence[float]) -> None:
+    if not all(math.isfinite(s) and s > 0 for s in scales):
+        raise NodeError(f"scales must be finite and positive, got {list(scales)}")
+
+
 def _resize_legacy(n: Node, scales: Sequence[float]) -> SSAValue:
+    _check_scales(scales)
     """Upsample (7-9) and Resize 10, mode nearest: index floor(i / scale), as onnxruntime
     (asymmetric; it rounds up instead when downsampling)."""
     shape = n.static_shape(0)

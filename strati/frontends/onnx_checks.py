@@ -181,3 +181,31 @@ def check_ranges(model: onnx.ModelProto, label: str) -> None:
         count = max(math.ceil((limit - start) / delta), 0)
         if count > LIMITS.constant_elements:
             raise ModelCheckError(exceeded("constant_elements", f"{what}: the range's number of elements", count).message)
+
+
+def check_node_signatures(model: onnx.ModelProto, label: str) -> None:
+    """Every node of the standard domain has as many inputs as its schema allows and
+    attributes of the schema's types (a Concat without inputs, a string ``axis``)."""
+    opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), None)
+    if opset is None:
+        return
+    for node in model.graph.node:
+        if node.domain not in ("", "ai.onnx"):
+            continue
+        try:
+            schema = onnx.defs.get_schema(node.op_type, opset, "")
+        except Exception:  # noqa: BLE001 - not an operator at this opset: the importer's analysis reports it
+            continue
+        what = f"{label}: node '{node.name or (node.output[0] if node.output else node.op_type)}' ({node.op_type})"
+        if len(node.input) < schema.min_input:
+            raise ModelCheckError(f"{what} has {len(node.input)} inputs, at least {schema.min_input} expected")
+        if len(node.input) > schema.max_input:
+            raise ModelCheckError(f"{what} has {len(node.input)} inputs, at most {schema.max_input} expected")
+        for a in node.attribute:
+            declared = schema.attributes.get(a.name)
+            if declared is None or a.ref_attr_name or a.type == AttributeProto.UNDEFINED:
+                continue
+            expected = AttributeProto.AttributeType.Name(int(declared.type))
+            got = AttributeProto.AttributeType.Name(a.type)
+            if int(declared.type) != a.type:
+                raise ModelCheckError(f"{what}: attribute '{a.name}' is of type {got}, the operator takes {expected}")

@@ -175,3 +175,63 @@ def test_onnx_external_data_of_an_in_memory_model_is_refused(tmp_path, monkeypat
     np.array([1, 2], np.float32).tofile(tmp_path / "w.bin")  # never read from the current directory
     with pytest.raises(ModelLoadError, match="has external data, which is read only for a model given by its path"):
         import_model(external_constant_model("w.bin"))
+
+
+# --- ONNX edge cases: one line each, naming the node -------------------------------------------
+
+
+def _scalar_constant(name, value, dtype=TensorProto.INT64):
+    return helper.make_node("Constant", [], [name], value=helper.make_tensor(name + "_v", dtype, [], [value]))
+
+
+def range_model(start, limit, delta, dtype=TensorProto.INT64):
+    nodes = [
+        _scalar_constant("s", start, dtype),
+        _scalar_constant("l", limit, dtype),
+        _scalar_constant("d", delta, dtype),
+        helper.make_node("Range", ["s", "l", "d"], ["r"], name="range"),
+        helper.make_node("Cast", ["r"], ["rf"], to=TensorProto.FLOAT),
+        helper.make_node("Add", ["rf", "x"], ["y"]),
+    ]
+    return model_of(nodes, [vi("x", TensorProto.FLOAT, [1])], [vi("y", TensorProto.FLOAT, None)])
+
+
+def concat_without_inputs():
+    return model_of([helper.make_node("Concat", [], ["y"], axis=0, name="cat")], [vi("x", TensorProto.FLOAT, [2])], [vi("y", TensorProto.FLOAT, None)])
+
+
+def concat_string_axis():
+    node = helper.make_node("Concat", ["x", "x"], ["y"], name="cat")
+    node.attribute.append(helper.make_attribute("axis", "zero"))
+    return model_of([node], [vi("x", TensorProto.FLOAT, [2])], [vi("y", TensorProto.FLOAT, None)])
+
+
+def resize_nan_scale():
+    scales = helper.make_tensor("sc", TensorProto.FLOAT, [4], [1, 1, float("nan"), 2])
+    node = helper.make_node("Resize", ["x", "", "sc"], ["y"], mode="nearest", name="resize")
+    return model_of([node], [vi("x", TensorProto.FLOAT, [1, 1, 2, 2])], [vi("y", TensorProto.FLOAT, None)], [scales])
+
+
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda: range_model(0, 10**12, 1), r"node 'range' \(Range\): the range's number of elements 1000000000000 exceeds the limit of 268435456 \(--max-constant-elements=N raises it\)"),
+        (lambda: range_model(0, 10, 0), r"node 'range' \(Range\): delta is 0"),
+        (lambda: range_model(0.0, float("nan"), 1.0, TensorProto.FLOAT), r"node 'range' \(Range\): start, limit and delta must be finite"),
+        (concat_without_inputs, r"node 'cat' \(Concat\) has 0 inputs, at least 1 expected"),
+        (concat_string_axis, r"node 'cat' \(Concat\): attribute 'axis' is of type STRING, the operator takes INT"),
+        (resize_nan_scale, r"node 'resize' \(Resize, opset 13\): scales must be finite and positive"),
+    ],
+    ids=["range-1e12", "range-delta-0", "range-nan", "concat-no-inputs", "string-axis", "nan-scale"],
+)
+def test_onnx_edge_cases_are_one_line_errors(make, message):
+    with pytest.raises(StratiError, match=message) as info:
+        import_model(make())
+    assert "\n" not in str(info.value)
+
+
+def test_range_limit_is_raised_by_the_flag(tmp_path):
+    path = tmp_path / "range.onnx"
+    onnx.save(range_model(0, 300, 1), path)
+    line = one_line_error(tool("strati-import", str(path), "--max-constant-elements", "100"), "strati-import")
+    assert "exceeds the limit of 100 (--max-constant-elements=N raises it)" in line
