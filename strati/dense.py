@@ -76,10 +76,8 @@ def numpy_from_dense(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
     dtype = to_dtype(attr.get_element_type())
     shape = tuple(attr.get_shape())
     raw = attr.data.data
-    if dtype == np.bool_:
-        return (np.frombuffer(raw, np.uint8) != 0).reshape(shape)
     count = int(np.prod(shape, dtype=np.int64))
-    values = np.frombuffer(raw, dtype.newbyteorder("<"))
+    values = np.frombuffer(raw, np.uint8) != 0 if dtype == np.bool_ else np.frombuffer(raw, dtype.newbyteorder("<"))
     if values.size == 1 and count != 1:  # a splat stored once
         return np.broadcast_to(values, shape)
     if values.size != count:
@@ -95,6 +93,10 @@ def print_dense(printer: Printer, value: DenseIntOrFPElementsAttr) -> None:
     except TypeError:  # an element type numpy lacks (bf16): xDSL prints it
         Printer.print_attribute(printer, value)
         return
+    if array.size > 1 and array.strides == (0,) * array.ndim:  # a splat stored once: one element, in O(1)
+        printer.print_string(f"dense<{_splat_text(array.flat[0])}> : ")
+        printer.print_attribute(value.type)
+        return
     if array.dtype.kind != "f" or array.size == 0:
         Printer.print_attribute(printer, value)
         return
@@ -108,6 +110,18 @@ def print_dense(printer: Printer, value: DenseIntOrFPElementsAttr) -> None:
     else:
         printer.print_string(f"dense<{_nested(text)}> : ")
     printer.print_attribute(value.type)
+
+
+def _splat_text(x: np.generic) -> str:
+    """One element, exactly: decimal where it reads back, else its little-endian hex bytes."""
+    if x.dtype == np.bool_:
+        return "true" if x else "false"
+    if x.dtype.kind in "iu":
+        return str(int(x))
+    text = "%.6e" % float(x)
+    if np.isfinite(x) and x.dtype.type(float(text)) == x:
+        return text
+    return '"0x' + np.array([x]).astype(x.dtype.newbyteorder("<")).tobytes().hex().upper() + '"'
 
 
 def _nested(text: np.ndarray) -> str:

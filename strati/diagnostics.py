@@ -97,11 +97,22 @@ def diagnostic_message(err: BaseException) -> str:
     text = str(err.args[0]) if err.args else str(err)
     if isinstance(err, DiagnosticException):
         text = text.removeprefix("Operation does not verify: ")
-    return text.strip().splitlines()[0] if text.strip() else type(err).__name__
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    if not lines:
+        return type(err).__name__
+    if lines[0].endswith(":") and len(lines) > 1:  # "operand 'x' at position 0 does not verify:" + why
+        return f"{lines[0]} {lines[1]}"
+    return lines[0]
 
 
 def verify_module(module: ModuleOp, filename: str | None = None) -> Diagnostic | None:
-    """The first op that does not verify, as a diagnostic at its location (outer ops first)."""
+    """The first op that does not verify, as a diagnostic at its location (outer ops first);
+    then symbol redefinitions, SSA dominance, the representable sizes and strati.limits."""
+    from strati.verify_extra import check_structure
+
+    if (found := check_structure(module)) is not None:
+        message, op = found
+        return op_diagnostic(message, op, filename)
     for op in module.walk():
         try:
             op.verify(verify_nested_ops=False)
@@ -109,4 +120,10 @@ def verify_module(module: ModuleOp, filename: str | None = None) -> Diagnostic |
             return op_diagnostic(diagnostic_message(err), op, filename)
         except Exception as err:  # noqa: BLE001 - a bug in a verifier or an infer_type
             return op_diagnostic(f"internal error while verifying: {type(err).__name__}: {err}", op, filename)
+    from strati.limits import LimitError, check_module
+
+    try:
+        check_module(module)
+    except LimitError as err:
+        return op_diagnostic(err.message, err.op, filename)
     return None

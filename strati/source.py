@@ -9,32 +9,113 @@ from __future__ import annotations
 
 import bisect
 import io
+import math
 import re
 
+import numpy as np
+
 from xdsl.context import Context
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
+from xdsl.parser.generic_parser import ParserState
+from xdsl.utils.lexer import Input, Span
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError
 
 from strati.context import make_context
-from strati.dense import print_dense
+from strati.dense import print_dense, to_dtype
 from strati.diagnostics import DiagnosticError, parse_diagnostic, verify_module
 
 
+MAX_DIGITS = 1000
+"""The longest number literal read (an i1000 needs 302 digits)."""
+
+
+class LinearLexer(MLIRLexer):
+    """xDSL's lexer, with string literals lexed in linear time.
+
+    xDSL 0.75 matches a string literal with a nested quantifier, ``(?:[^"]+|escape)*``,
+    which backtracks exponentially when the closing quote is missing (28 characters after
+    an unterminated quote took 16 s).  The same language with possessive quantifiers
+    (``++``, ``*+``) cannot backtrack."""
+
+    _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"')
+
+    def _lex_number(self, start_pos):
+        """A number, refused past MAX_DIGITS digits (Python refuses to convert 4,300)."""
+        token = super()._lex_number(start_pos)
+        if len(token.span.text) > MAX_DIGITS:
+            raise ParseError(token.span, f"number literal of {len(token.span.text)} characters is too long (at most {MAX_DIGITS})")
+        return token
+
+
 class LocatingParser(Parser):
-    """An xDSL parser that gives every op the location of its first token."""
+    """An xDSL parser (with the linear-time lexer) that gives every op the location of its first token."""
 
     def __init__(self, ctx: Context, text: str, name: str = "<unknown>"):
-        super().__init__(ctx, text, name)
+        super().__init__(ctx, "", name)
+        self._parser_state = ParserState(LinearLexer(Input(text, name)))
         self._filename = StringAttr(name)
         # Offsets where lines start, so that a location costs a bisection, not a count from the top.
         self._line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
 
+    def parse_dense_int_or_fp_elements_attr(self, type):  # noqa: A002 - xDSL's signature
+        """As xDSL's, but a splat (``dense<1.0>``, or one element's hex) stays one element's
+        bytes however large its type: xDSL expands it, 16M elements took 21 s and 3 GB."""
+        start = self.pos
+        splat = self._parse_optional_splat(type)
+        if splat is not None:
+            return splat
+        self._resume_from(start)
+        return super().parse_dense_int_or_fp_elements_attr(type)
+
+    def _parse_optional_splat(self, type) -> DenseIntOrFPElementsAttr | None:  # noqa: A002
+        self.parse_punctuation("<", " in dense attribute")
+        if self._current_token.kind in (MLIRTokenKind.L_SQUARE, MLIRTokenKind.GREATER):
+            return None  # a nested literal or an empty one: xDSL's parser
+        hex_string = self.parse_optional_str_literal()
+        element = None
+        if hex_string is None:
+            values, literal_shape = self._parse_tensor_literal()
+            if literal_shape:
+                return None
+            element = values[0]
+        self.parse_punctuation(">", " in dense attribute")
+        if type is None:
+            self.parse_punctuation(":", " in dense attribute")
+            type = self._parse_dense_literal_type()
+        try:
+            dtype = to_dtype(type.get_element_type())
+        except TypeError:
+            return None  # index, bf16, complex: xDSL's parser
+        if math.prod(type.get_shape()) <= 1:
+            return None
+        if element is not None:
+            value = element.to_type(self, type.get_element_type())
+            data = np.array([value]).astype(dtype).astype(dtype.newbyteorder("<")).tobytes()
+        else:
+            try:
+                data = bytes.fromhex(hex_string[2:])
+            except ValueError:
+                return None
+            if len(data) != dtype.itemsize:
+                return None
+        return DenseIntOrFPElementsAttr(type, BytesAttr(data))
+
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
-        op = super().parse_operation()
+        try:
+            op = super().parse_operation()
+        except ParseError:
+            raise
+        except RecursionError:
+            raise ParseError(Span(start, start + 1, self.lexer.input), "the input is nested too deeply") from None
+        except Exception as err:  # noqa: BLE001 - xDSL raises VerifyException, ValueError, ... while parsing
+            from strati.diagnostics import diagnostic_message
+
+            raise ParseError(Span(start, start + 1, self.lexer.input), diagnostic_message(err)) from None
         if isinstance(op.location, UnknownLoc):
             line = bisect.bisect_right(self._line_starts, start)
             column = start - self._line_starts[line - 1] + 1

@@ -253,6 +253,12 @@ def int_constant(t: ir.IntType, value: int) -> ir.Constant:
     return ir.Constant(t, value)
 
 
+def llvm_name(hint: str | None) -> str:
+    """An SSA name hint as an LLVM value name: at most 64 characters (LLVM cuts local names at
+    1,024, so that two long names could become one); llvmlite makes repeated names unique."""
+    return (hint or "")[:64]
+
+
 def splat(t: ir.Type, scalar: ir.Constant) -> ir.Constant:
     if isinstance(t, ir.VectorType):
         return ir.Constant(t, [scalar] * t.count)
@@ -398,7 +404,7 @@ class ModuleTranslator:
         args = []
         for i, (t, lt) in enumerate(zip(info.arg_types, target.function_type.args)):
             slot = b.gep(wrapper.args[0], [ir.Constant(I64, i)], inbounds=True, source_etype=PTR)
-            p = b.load(slot, name=info.arg_names[i], typ=PTR, align=8)
+            p = b.load(slot, name=llvm_name(info.arg_names[i]), typ=PTR, align=8)
             args.append(p if isinstance(t, MemRefType) else b.load(p, typ=lt, align=element_size_ir(lt)))
         result = b.call(target, args)
         if info.result_types:
@@ -614,7 +620,7 @@ class FunctionEmitter:
             raise CodegenError("functions with more than one block are not supported", self.op)
         block = self.op.body.block
         for arg, llarg in zip(block.args, self.fn.args):
-            llarg.name = arg.name_hint or ""
+            llarg.name = llvm_name(arg.name_hint)
             self.values[arg] = llarg
         self.emit_block(block)
         if not self.b.block.is_terminated:
@@ -660,7 +666,7 @@ class FunctionEmitter:
         return self.values[value]
 
     def name(self, op: Operation) -> str:
-        return (op.results[0].name_hint or "") if op.results else ""
+        return llvm_name(op.results[0].name_hint) if op.results else ""
 
     def result_type(self, op: Operation) -> ir.Type:
         return scalar_type(op.results[0].type, op)
@@ -710,10 +716,27 @@ class FunctionEmitter:
             if isinstance(op.results[0].type, IndexType) and opcode != "shl":
                 flags.add("nsw")  # index arithmetic addresses memory: it does not overflow
         lhs, rhs = self.v(op.operands[0]), self.v(op.operands[1])
+        if opcode in ("sdiv", "udiv", "srem", "urem"):
+            return self.divide(opcode, lhs, rhs, name=self.name(op))
         fn = getattr(self.b, opcode)
         if flags:
             return fn(lhs, rhs, name=self.name(op), flags=tuple(sorted(flags, key=["nuw", "nsw"].index)))
         return fn(lhs, rhs, name=self.name(op))
+
+    def divide(self, opcode: str, a: ir.Value, b: ir.Value, name: str = "") -> ir.Value:
+        """``sdiv``/``udiv``/``srem``/``urem`` without LLVM's undefined cases (a SIGFPE on x86):
+        ``x / 0`` and ``x % 0`` are 0, ``INT_MIN / -1`` wraps to INT_MIN (remainder 0), as in
+        the interpreters.  A constant divisor folds the guard away."""
+        el = element_of(a.type)
+        zero, one = splat(a.type, int_constant(el, 0)), splat(a.type, int_constant(el, 1))
+        by_zero = self.b.icmp_unsigned("==", b, zero)
+        bad = by_zero
+        if opcode in ("sdiv", "srem"):
+            low = splat(a.type, int_constant(el, -(1 << (el.width - 1))))
+            overflow = self.b.and_(self.b.icmp_signed("==", a, low), self.b.icmp_signed("==", b, splat(a.type, int_constant(el, -1))))
+            bad = self.b.or_(bad, overflow)
+        result = getattr(self.b, opcode)(a, self.b.select(bad, one, b), name=name)
+        return self.b.select(by_zero, zero, result) if opcode in ("sdiv", "udiv") else result
 
     def negf(self, op: Operation) -> ir.Value:
         return self.b.fneg(self.v(op.operands[0]), name=self.name(op), flags=self.float_flags(op, ADD_FLAGS))
@@ -788,7 +811,7 @@ class FunctionEmitter:
     def ceildivsi(self, op: Operation) -> ir.Value:
         """``ceil(a / b)`` for signed ints: the truncated quotient, plus one when the exact quotient is positive and inexact."""
         a, b = self.v(op.operands[0]), self.v(op.operands[1])
-        q, r = self.b.sdiv(a, b), self.b.srem(a, b)
+        q, r = self.divide("sdiv", a, b), self.divide("srem", a, b)
         zero, one = splat(a.type, int_constant(element_of(a.type), 0)), splat(a.type, int_constant(element_of(a.type), 1))
         inexact = self.b.icmp_signed("!=", r, zero)
         same_sign = self.b.icmp_signed("==", self.b.icmp_signed("<", a, zero), self.b.icmp_signed("<", b, zero))
@@ -796,7 +819,7 @@ class FunctionEmitter:
 
     def floordivsi(self, op: Operation) -> ir.Value:
         a, b = self.v(op.operands[0]), self.v(op.operands[1])
-        q, r = self.b.sdiv(a, b), self.b.srem(a, b)
+        q, r = self.divide("sdiv", a, b), self.divide("srem", a, b)
         zero, one = splat(a.type, int_constant(element_of(a.type), 0)), splat(a.type, int_constant(element_of(a.type), 1))
         inexact = self.b.icmp_signed("!=", r, zero)
         signs_differ = self.b.icmp_signed("!=", self.b.icmp_signed("<", a, zero), self.b.icmp_signed("<", b, zero))
@@ -1032,7 +1055,7 @@ class FunctionEmitter:
     def loop_for(self, op: Operation) -> None:
         lb, ub, step = (self.v(x) for x in op.operands)
         iv_value = op.body.block.args[0]
-        label = iv_value.name_hint or f"i{self.depth}"
+        label = llvm_name(iv_value.name_hint) or f"i{self.depth}"
         before = self.b.block
         header = self.fn.append_basic_block(f"{label}.header")
         body = self.fn.append_basic_block(f"{label}.body")

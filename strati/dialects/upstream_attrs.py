@@ -32,6 +32,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 
 from strati.dense import numpy_from_dense, to_dtype
+from strati.diagnostics import StratiError
 from strati.registry import register_op_attr
 
 Array = np.ndarray
@@ -410,3 +411,12 @@ register_op_attr("math.absi", "reference", absi)
 register_op_attr("arith.cmpf", "reference", cmpf)
 register_op_attr("arith.cmpi", "reference", cmpi)
 register_op_attr("arith.select", "reference", select)
+
+
+def assert_(op: Operation, ok: Array) -> None:
+    """``cf.assert``: a failed run-time check is an error naming it (compiled code reports the same)."""
+    if not np.all(ok):
+        raise StratiError(op.properties["msg"].data)
+
+
+register_op_attr("cf.assert", "reference", assert_)

@@ -64,6 +64,8 @@ from strati.dense import dense_from_numpy, from_dtype, to_dtype
 from strati.diagnostics import StratiError, diagnostic_message, verify_module
 from strati.dialects.graph import ops as gops
 from strati.dialects.graph.ops import ConstantOp
+from strati.frontends.onnx_checks import ModelCheckError, check_declared_shapes, check_model_limits, check_node_signatures, check_ranges, load_external_data
+from strati.limits import LIMITS, LimitError, exceeded
 from strati.dialects.shapes import make_tensor, shape_of
 from strati.dialects.uniform import group_by_defs
 
@@ -177,17 +179,19 @@ def load_model(model: str | Path | onnx.ModelProto | bytes) -> onnx.ModelProto:
         except ToolError as err:
             raise ModelLoadError(str(err)) from None
         proto = _parse_bytes(data, label)
-        if _has_external_data(proto):
-            try:
-                from onnx.external_data_helper import load_external_data_for_model
-
-                load_external_data_for_model(proto, str(path.parent))
-            except Exception as err:  # noqa: BLE001 - a missing or short external data file
-                raise ModelLoadError(f"{label}: cannot load its external data: {_first_line(err)}") from None
     if not proto.HasField("graph"):
         raise ModelLoadError(f"{label} is not an ONNX model: it has no graph")
     if not proto.opset_import and proto.ir_version >= 3:
         raise ModelLoadError(f"{label} is not a valid ONNX model: it imports no opset")
+    directory = Path(model).parent if isinstance(model, (str, Path)) else None
+    try:  # external data only from inside the model's directory; no negative declared dimension
+        check_model_limits(proto, label)
+        load_external_data(proto, directory, label)
+        check_declared_shapes(proto, label)
+        check_ranges(proto, label)
+        check_node_signatures(proto, label)
+    except (ModelCheckError, LimitError) as err:
+        raise ModelLoadError(err.message) from None
     return proto
 
 
@@ -200,10 +204,6 @@ def _parse_bytes(data: bytes, label: str) -> onnx.ModelProto:
     except Exception as err:  # noqa: BLE001 - protobuf's DecodeError and friends
         raise ModelLoadError(f"{label} is not a valid ONNX model (truncated or corrupt): {_first_line(err)}") from None
     return proto
-
-
-def _has_external_data(proto: onnx.ModelProto) -> bool:
-    return any(t.data_location == TensorProto.EXTERNAL for t in proto.graph.initializer)
 
 
 def _first_line(err: BaseException) -> str:
@@ -953,6 +953,8 @@ def _erase_dead(block: Block) -> None:
 
 
 def _tensor_array(t: TensorProto) -> np.ndarray:
+    if t.data_location == TensorProto.EXTERNAL:  # load_model has read every one it may read
+        raise StratiError(f"tensor '{t.name}' has external data that was not loaded (give the model by its path)")
     array = numpy_helper.to_array(t)
     dtype = elem_dtype(t.data_type)
     if dtype is not None and array.dtype != dtype:
@@ -2245,7 +2247,13 @@ def _constant(n: Node):
 @op("Range", static=(0, 1, 2))
 def _range(n: Node):
     start, limit, delta = (n.need_const(i, w).reshape(()) for i, w in enumerate(("start", "limit", "delta")))
+    if not all(np.isfinite(float(v)) for v in (start, limit, delta)):
+        raise NodeError(f"start, limit and delta must be finite, got {start}, {limit}, {delta}")
+    if delta == 0:
+        raise NodeError("delta is 0 (the range would never end)")
     count = max(int(math.ceil((float(limit) - float(start)) / float(delta))), 0)
+    if count > LIMITS.constant_elements:
+        raise NodeError(exceeded("constant_elements", "the range's number of elements", count).message)
     return (start + np.arange(count, dtype=start.dtype) * delta).astype(start.dtype)
 
 
@@ -2343,6 +2351,7 @@ def _resize(n: Node):
     elif scales_c is not None and scales_c.size:
         for a, s in zip(axes, scales_c.reshape(-1)):
             scales[a] = float(s)
+        _check_scales(scales)
         sizes = [int(np.floor(np.float32(d) * np.float32(s))) for d, s in zip(shape, scales)]
         scales_prop = scales
     else:
@@ -2357,7 +2366,13 @@ def _resize(n: Node):
     return n.b.op("graph.resize", [x], props, result_type=make_tensor(sizes, x.type.get_element_type()))
 
 
+def _check_scales(scales: Sequence[float]) -> None:
+    if not all(math.isfinite(s) and s > 0 for s in scales):
+        raise NodeError(f"scales must be finite and positive, got {list(scales)}")
+
+
 def _resize_legacy(n: Node, scales: Sequence[float]) -> SSAValue:
+    _check_scales(scales)
     """Upsample (7-9) and Resize 10, mode nearest: index floor(i / scale), as onnxruntime
     (asymmetric; it rounds up instead when downsampling)."""
     shape = n.static_shape(0)

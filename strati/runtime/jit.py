@@ -36,6 +36,7 @@ import numpy as np
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Attribute
 
+from strati.codegen.checks import error_slot, raise_recorded
 from strati.codegen.llvm import FunctionInfo, Translation, translate_module
 from strati.dense import to_dtype
 from strati.diagnostics import StratiError
@@ -169,6 +170,7 @@ class Executable:
     _keep: list = field(repr=False)
     _entry: object = field(repr=False)
     _targets: list[Target] = field(repr=False, default_factory=list)
+    _error_slot: np.ndarray | None = field(repr=False, default=None)
     _assembly: str | None = field(repr=False, default=None)
 
     @property
@@ -197,6 +199,7 @@ class Executable:
         self._entry(pointers)
         for target in self._targets:
             target.after_call()
+        raise_recorded(self._error_slot)  # a run-time check that failed (strati.codegen.checks)
         return [*outputs, *(r[()] for r in results)]
 
     def bind(self, args: Sequence, named: Mapping[str, object]) -> list[np.ndarray]:
@@ -362,6 +365,7 @@ def _build(
         _keep=[*translation.external_data.values()],
         _entry=_ENTRY(address),
         _targets=targets,
+        _error_slot=error_slot(translation.external_data),
     )
 
 

@@ -95,6 +95,9 @@ def run_tool(tool: str, run: Callable[[list[str] | None], int], argv: list[str] 
     """Run a tool's body and exit: its own errors one line each, a bug in strati one line too."""
     from strati.diagnostics import DiagnosticError, file_location, op_diagnostic
 
+    import warnings
+
+    warnings.showwarning = lambda message, *_args, **_kw: print(f"{tool}: warning: {message}", file=sys.stderr)
     try:
         code = run(argv)
     except DiagnosticError as err:  # already a whole diagnostic line (a rules file's error)

@@ -17,6 +17,7 @@ import sys
 
 from strati.frontends.onnx import import_model, support_report
 from strati.source import module_text
+from strati import limits
 from strati.tools.common import ToolError, load_plugin, run_tool, write_text
 from strati.diagnostics import StratiError
 
@@ -30,11 +31,13 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("--report", action="store_true", help="print per op type whether it is supported, and exit")
     ap.add_argument("--print-debuginfo", action="store_true", help="print op locations (the ONNX node names)")
     ap.add_argument("--load-plugin", action="append", default=[], metavar="FILE.py|MODULE")
+    limits.add_arguments(ap)
     return ap
 
 
 def run(argv: list[str] | None = None) -> int:
     args = build_arg_parser().parse_args(argv)
+    limits.apply_arguments(args)
     for plugin in args.load_plugin:
         load_plugin(plugin)
     try:

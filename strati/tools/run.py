@@ -28,6 +28,8 @@ from strati.compiler import module_level
 from strati.functions import input_argument_names
 from strati.runtime.interpreter import Interpreter, bind_inputs, check_value, find_function
 from strati.source import load_module
+from strati import limits
+from strati.tools.argtypes import non_negative_int, tolerance
 from strati.tools.common import Timing, ToolError, run_tool, load_plugin, read_text
 
 TOOL = "strati-run"
@@ -38,20 +40,21 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("file", help="the .mlir module, or an .onnx model (inputs by their ONNX names)")
     ap.add_argument("--entry", help="the function to run (default: the only or first public one)")
     ap.add_argument("--input", action="append", default=[], metavar="NAME=FILE.npy", help="an input, by argument name")
-    ap.add_argument("--random-inputs", type=int, metavar="SEED", help="draw the inputs not given at random")
+    ap.add_argument("--random-inputs", type=non_negative_int("--random-inputs"), metavar="SEED", help="draw the inputs not given at random")
     ap.add_argument("--backend", choices=["jit", "interp"], default="jit",
                     help="jit: native code through the standard pipeline (default); interp: the reference interpreter")
     ap.add_argument("-O", dest="opt_level", type=int, choices=range(4), default=3, metavar="{0,1,2,3}",
                     help="jit: the optimisation level (default 3; docs/optimization.md)")
     ap.add_argument("--check", action="store_true", help="run both backends and compare (exit 1 beyond tolerance)")
-    ap.add_argument("--rtol", type=float, default=1e-4, help="relative tolerance of --check (default 1e-4)")
-    ap.add_argument("--atol", type=float, default=1e-5, help="absolute tolerance of --check (default 1e-5)")
+    ap.add_argument("--rtol", type=tolerance("--rtol"), default=1e-4, help="relative tolerance of --check (default 1e-4)")
+    ap.add_argument("--atol", type=tolerance("--atol"), default=1e-5, help="absolute tolerance of --check (default 1e-5)")
     ap.add_argument("--output-dir", metavar="DIR", help="save each output as DIR/<name>.npy")
-    ap.add_argument("--bench", type=int, default=0, metavar="N", help="run N more times and print their median time per call")
+    ap.add_argument("--bench", type=non_negative_int("--bench"), default=0, metavar="N", help="run N more times and print their median time per call")
     ap.add_argument("--target", metavar="NAME", help="the target the jit backend compiles for (default: the module's, else cpu)")
     ap.add_argument("--time-passes", action="store_true",
                     help="print the compile time of each pass and of the code generator's stages to stderr")
     ap.add_argument("--load-plugin", action="append", default=[], metavar="FILE.py|MODULE")
+    limits.add_arguments(ap)
     return ap
 
 
@@ -198,6 +201,7 @@ def compare(names: list[str], got: list[np.ndarray], want: list[np.ndarray], rto
 
 def run(argv: list[str] | None = None) -> int:
     args = build_arg_parser().parse_args(argv)
+    limits.apply_arguments(args)
     for plugin in args.load_plugin:
         load_plugin(plugin)
     module = load_model(args.file)

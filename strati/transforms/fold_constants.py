@@ -3,7 +3,8 @@
 Any op, of any dialect, that is free of side effects, has a registered
 ``reference`` and static result shapes is replaced by constants holding its
 results, as long as they have at most ``max-elements`` elements in all (a large
-folded tensor costs more memory than it saves time).  The constants are made by
+folded tensor costs more memory than it saves time) and at most the folding budget's bytes
+(``strati.limits``, ``--max-fold-bytes``).  The constants are made by
 the op's dialect's ``ConstantMaterializationInterface`` (xDSL's, as MLIR's
 ``materializeConstant``): ``graph.constant`` for a graph op, ``arith.constant``
 for a tensor-level one; an op whose dialect lacks the interface takes its constant
@@ -27,8 +28,9 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import ConstantLike, is_side_effect_free
 
 from strati import registry
-from strati.dense import dense_from_numpy, numpy_from_dense
+from strati.dense import dense_from_numpy, numpy_from_dense, to_dtype
 from strati.diagnostics import StratiError
+from strati.limits import LIMITS
 
 
 @dataclass(frozen=True)
@@ -73,11 +75,21 @@ class FoldConstantsPass(ModulePass):
         if not is_side_effect_free(op) or registry.get_op_attr(op.name, "reference") is None:
             return False
         total = 0
+        size = 0
         for r in op.results:
             if not isinstance(r.type, TensorType) or not r.type.has_static_shape():
                 return False
-            total += int(np.prod(r.type.get_shape(), dtype=np.int64))
-        return total <= self.max_elements
+            count = int(np.prod(r.type.get_shape(), dtype=np.int64))
+            total += count
+            size += count * _itemsize(r.type)
+        return total <= self.max_elements and size <= LIMITS.fold_bytes
+
+
+def _itemsize(t: TensorType) -> int:
+    try:
+        return to_dtype(t.get_element_type()).itemsize
+    except TypeError:
+        return 8
 
 
 def materializer_of(ctx: Context, op: Operation) -> ConstantMaterializationInterface | None:

@@ -11,7 +11,9 @@ fused into a consumer ``C`` that reads its result as input ``k`` when:
 * every use of ``P``'s result is an *input* of ``C``, each through the same map,
   and that map is a permutation of ``C``'s loops: each element of the producer is
   then read exactly once by ``C``, so fusion never recomputes anything (a
-  broadcast read, such as a matmul operand, is left alone).
+  broadcast read, such as a matmul operand, is left alone);
+* the fused generic's operands still give the extent of every loop (a reduction
+  over a broadcast keeps the broadcast).
 
 The fused generic has ``C``'s loops and outputs; its inputs are ``C``'s other
 inputs followed by ``P``'s inputs, each through ``P``'s map composed with
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -70,7 +73,26 @@ def producer_uses(producer: GenericOp, consumer: GenericOp) -> list[int] | None:
         return None
     if first.num_dims != len(out_map.results):
         return None
+    if not _extents_known(producer, consumer, positions):
+        return None
     return sorted(set(positions))
+
+
+def _extents_known(producer: GenericOp, consumer: GenericOp, positions: list[int]) -> bool:
+    """Whether the fused generic's operands would still give the extent of every loop: a
+    consumer loop that only the producer's result spans (a reduction over a broadcast, an
+    edge pad read through ``tensor.extract``) would be left without one."""
+    p_in, c_in = len(producer.inputs), len(consumer.inputs)
+    p_maps, c_maps = producer.maps, consumer.maps
+    inverse = p_maps[p_in].inverse_permutation()
+    if inverse is None:
+        return False
+    phi = inverse.compose(c_maps[positions[0]])
+    operands = [(v, c_maps[k]) for k, v in enumerate(consumer.inputs) if k not in positions]
+    operands += [(v, p_maps[k].compose(phi)) for k, v in enumerate(producer.inputs)]
+    operands += list(zip(consumer.outputs, c_maps[c_in:]))
+    known = {e.position for v, m in operands if isinstance(v.type, TensorType) for e in m.results if isinstance(e, AffineDimExpr)}
+    return known >= set(range(len(consumer.kinds)))
 
 
 def fuse_pair(producer: GenericOp, consumer: GenericOp, positions: list[int]) -> GenericOp:

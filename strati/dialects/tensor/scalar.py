@@ -8,7 +8,7 @@ and returns the result value.  Floats use ``arith.*f``/``math.*``, signed intege
 
 from __future__ import annotations
 
-from xdsl.dialects import arith, math
+from xdsl.dialects import arith, cf, math
 from xdsl.dialects.builtin import (
     AnyFloat,
     FloatAttr,
@@ -97,6 +97,16 @@ def cmp(predicate: str, a: SSAValue, b: SSAValue) -> SSAValue:
 
 def select(c: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
     return arith.SelectOp(c, a, b).result
+
+
+def check(ok: SSAValue, message: str) -> None:
+    """A run-time check (``cf.assert``): where ``ok`` is false the call fails with ``message``."""
+    cf.AssertOp(ok, message)
+
+
+def in_range(k: SSAValue, n: int) -> SSAValue:
+    """``0 <= k < n`` for an index, as one unsigned comparison."""
+    return arith.CmpiOp(k, const(n, k.type), "ult").result
 
 
 def cast(a: SSAValue, to: Attribute) -> SSAValue:

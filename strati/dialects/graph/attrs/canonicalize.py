@@ -31,6 +31,7 @@ from strati import registry
 from strati.dense import dense_from_numpy, numpy_from_dense
 from strati.dialects.graph.ops import ConstantOp
 from strati.dialects.shapes import shape_of
+from strati.limits import LIMITS
 from strati.parser import load_rules
 from strati.parser.natives import SPLAT_THROUGH, register_function
 from strati.registry import register_op_attr
@@ -94,6 +95,8 @@ class FoldShapeOfConstant(RewritePattern):
         splat = _stored_once(attr)
         if not (splat or source.has_one_use() or count <= SMALL_CONSTANT):
             return
+        if not splat and count * numpy_from_dense(attr).dtype.itemsize > LIMITS.fold_bytes:
+            return  # over the folding budget (strati.limits): the op stays
         if splat:
             value = DenseIntOrFPElementsAttr(result_type, BytesAttr(attr.data.data))
         else:

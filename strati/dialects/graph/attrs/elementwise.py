@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import warnings
+
 import numpy as np
 from xdsl.dialects.builtin import TensorType, i1
 from xdsl.ir import Operation
@@ -154,9 +156,16 @@ def clip(op: Operation, x: np.ndarray) -> np.ndarray:
 
 
 def divide(op: Operation, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    if a.dtype.kind in "iu":  # integer division truncates toward zero, as in C and ONNX
-        q = np.floor_divide(a, b)
-        return q + ((q < 0) & (q * b != a)).astype(a.dtype)
+    """Integer division truncates toward zero, as in C and ONNX; ``x / 0`` is 0 (with a warning)
+    and ``INT_MIN / -1`` wraps to INT_MIN, as compiled code does (strati.codegen.llvm ``divide``)."""
+    if a.dtype.kind in "iu":
+        zero = b == 0
+        with np.errstate(all="ignore"):
+            q = np.floor_divide(a, np.where(zero, np.ones_like(b), b))
+            q = q + ((q < 0) & (q * b != a)).astype(q.dtype)
+        if np.any(zero):
+            warnings.warn(f"'{op.name}': integer division by zero gives 0", RuntimeWarning, stacklevel=2)
+        return np.where(zero, np.zeros_like(q), q).astype(q.dtype, copy=False)
     return np.divide(a, b)
 
 

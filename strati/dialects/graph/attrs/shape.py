@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import VerifyException
 
+from strati.dense import numpy_from_dense
 from strati.diagnostics import StratiError
 from strati.dialects.graph.attrs.common import (
     operand_element,
@@ -411,7 +412,25 @@ def infer_gather(op: Operation) -> list[TensorType]:
     if not is_int(operand_element(op, 1)):
         raise VerifyException(f"indices must be an integer tensor, got {op.operands[1].type}")
     a = _gather_axis(op, len(data))
+    _check_constant_indices(op, data[a], a)
     return [make_tensor(data[:a] + indices + data[a + 1 :], operand_element(op, 0))]
+
+
+def _check_constant_indices(op: Operation, dim: int | None, axis: int) -> None:
+    """Constant indices out of range are an error now, not at run time."""
+    owner = op.operands[1].owner
+    if dim is None or not isinstance(owner, Operation) or owner.name != "graph.constant":
+        return
+    try:
+        idx = numpy_from_dense(owner.properties["value"])
+    except (TypeError, ValueError):
+        return  # the constant's own verifier says what is wrong with it
+    if idx.size == 0:
+        return
+    low, high = int(idx.min()), int(idx.max())
+    for k in (low, high):
+        if not -dim <= k < dim:
+            raise VerifyException(f"index {k} is out of range for dimension {axis} of size {dim}")
 
 
 def gather(op: Operation, data: np.ndarray, indices: np.ndarray) -> np.ndarray:

@@ -10,7 +10,8 @@
   ``tensor.pad``; reflect and edge are a generic computing each source index from
   ``tensor.index`` with index arithmetic and reading it with ``tensor.extract``.
 - gather: a generic over the result reading the index through its map, adding the
-  dimension's size to a negative one, and ``tensor.extract`` from the data.
+  dimension's size to a negative one, and ``tensor.extract`` from the data; an index
+  still out of range fails a run-time check (``cf.assert``) and reads element 0 meanwhile.
 - resize (nearest): a generic computing each source index in f32 arithmetic exactly
   as the reference (and onnxruntime) does, then rounding per ``nearest_mode``,
   clamping, and ``tensor.extract``; an axis of scale 1 is copied unchanged.
@@ -25,6 +26,7 @@ from xdsl.dialects.builtin import IndexType, TensorType, f32, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
+from strati.diagnostics import location_text
 from strati.dialects.graph.attrs.shape import (
     _clamp,
     _gather_axis,
@@ -178,10 +180,16 @@ def lower_gather(op: Operation, b: TensorBuilder) -> SSAValue:
     rank = r + q - 1
     in_map = AffineMap(rank, 0, tuple(AffineDimExpr(a + j) for j in range(q)))
 
+    where = location_text(op.location)
+    message = f"'graph.gather' op{f' at {where}' if where else ''}: an index is out of range for dimension {a} of size {n}"
+
     def body(i: SSAValue) -> SSAValue:
         k = s.cast(i, INDEX)
         if not s.is_unsigned(i.type):  # a negative index counts from the end
             k = s.select(s.cmp("lt", k, _idx(0)), s.add(k, _idx(n)), k)
+        ok = s.in_range(k, n)  # checked at run time; the read stays in bounds either way
+        s.check(ok, message)
+        k = s.select(ok, k, _idx(0))
         before = [s.index(d) for d in range(a)]
         after = [s.index(a + q + d) for d in range(r - a - 1)]
         return s.extract(data, [*before, k, *after])

@@ -17,7 +17,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Operation, SSAValue
 
-from strati.codegen.llvm import I32, I64, PTR, VOID, CodegenError, FunctionEmitter, ModuleTranslator, element_size_ir, value_type
+from strati.codegen.llvm import I32, I64, PTR, VOID, CodegenError, FunctionEmitter, ModuleTranslator, element_size_ir, llvm_name, value_type
 from strati.dialects.hw.cpu.threadpool import SYMBOL
 from strati.dialects.loop.ops import buffer_root
 
@@ -35,7 +35,7 @@ def emit_parallel(e: FunctionEmitter, op: Operation) -> None:
     body_fn.attributes.add("nounwind")
     roots = [buffer_root(v) for v in captured]
     for arg, v, root in zip(body_fn.args, captured, roots):
-        arg.name = v.name_hint or ""
+        arg.name = llvm_name(v.name_hint)
         if isinstance(v.type, MemRefType) and root is not None and roots.count(root) == 1:
             arg.add_attribute("noalias")
     TaskEmitter(tr, e.op, body_fn, captured).emit_task(op)
@@ -121,7 +121,7 @@ class TaskEmitter(FunctionEmitter):
         lb, step, begin, end = self.fn.args[n : n + 4]
         lb.name, step.name, begin.name, end.name = "lb", "step", "begin", "end"
         iv_value = op.body.block.args[0]
-        label = iv_value.name_hint or "i"
+        label = llvm_name(iv_value.name_hint) or "i"
         before = self.b.block
         header = self.fn.append_basic_block(f"{label}.task.header")
         body = self.fn.append_basic_block(f"{label}.task.body")

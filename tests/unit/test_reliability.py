@@ -1,0 +1,237 @@
+"""Issue 12, part A: inputs that used to crash, hang, read outside the model's folder or give
+wrong answers, each reproduced (run in a subprocess where a signal would kill pytest)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper
+
+import strati
+from strati.diagnostics import StratiError
+from strati.frontends.onnx import ModelLoadError, import_model
+from strati.runtime.interpreter import run_function
+
+BIN = Path(sys.executable).parent
+
+
+def tool(name: str, *args: str, cwd=None, timeout=60) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "STRATI_TRACEBACK"}
+    return subprocess.run([str(BIN / name), *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout)
+
+
+def model_of(nodes, inputs, outputs, initializers=(), opset=13):
+    graph = helper.make_graph(nodes, "g", inputs, outputs, initializer=list(initializers))
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 8
+    return model
+
+
+def vi(name, dtype, shape):
+    return helper.make_tensor_value_info(name, dtype, shape)
+
+
+def one_line_error(result: subprocess.CompletedProcess, tool_name: str) -> str:
+    assert result.returncode == 1, (result.returncode, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr and "internal error" not in result.stderr, result.stderr
+    return lines[0]
+
+
+# --- gather ---------------------------------------------------------------------------------
+
+
+def gather_model():
+    return model_of(
+        [helper.make_node("Gather", ["x", "i"], ["y"], axis=0)],
+        [vi("x", TensorProto.FLOAT, [5, 4]), vi("i", TensorProto.INT64, [3])],
+        [vi("y", TensorProto.FLOAT, [3, 4])],
+    )
+
+
+@pytest.mark.parametrize("opt_level", [0, 3])
+def test_onnx_gather_run_time_indices_checked(opt_level):
+    exe = strati.compile(gather_model(), opt_level=opt_level)
+    x = np.arange(20, dtype=np.float32).reshape(5, 4)
+    good = np.array([-1, 0, -5], np.int64)
+    np.testing.assert_array_equal(exe(x, good), np.take(x, [4, 0, 0], axis=0))
+    for bad in ([0, 5, 1], [-6, 0, 0], [2**40, 0, 0]):
+        with pytest.raises(StratiError, match="an index is out of range for dimension 0 of size 5"):
+            exe(x, np.array(bad, np.int64))
+    np.testing.assert_array_equal(exe(x, good), np.take(x, [4, 0, 0], axis=0))  # alive, and the error cleared
+    module = import_model(gather_model())
+    with pytest.raises(StratiError, match="index 5 is out of range for dimension 0 of size 5"):
+        run_function(module, [x, np.array([0, 5, 1], np.int64)])
+
+
+# --- integer division -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", [TensorProto.INT32, TensorProto.INT64])
+def test_onnx_integer_div_mod_by_zero_agree(dtype):
+    nodes = [helper.make_node("Div", ["a", "b"], ["q"]), helper.make_node("Mod", ["a", "b"], ["r"], fmod=0)]
+    model = model_of(nodes, [vi("a", dtype, [6]), vi("b", dtype, [6])], [vi("q", dtype, [6]), vi("r", dtype, [6])])
+    np_type = np.int32 if dtype == TensorProto.INT32 else np.int64
+    low = np.iinfo(np_type).min
+    a = np.array([low, 7, -7, 5, 0, low], np_type)
+    b = np.array([-1, 0, 2, 0, 0, 3], np_type)
+    with pytest.warns(RuntimeWarning, match="integer division by zero gives 0"):
+        expected = run_function(import_model(model), [a, b])
+    np.testing.assert_array_equal(expected[0], [low, 0, -3, 0, 0, -(-low // 3)])  # x / 0 = 0; INT_MIN / -1 wraps
+    for opt_level in (0, 3):
+        got = strati.compile(model, opt_level=opt_level)(a, b)
+        for e, g in zip(expected, got):
+            np.testing.assert_array_equal(g, e)
+
+
+# --- ONNX models that must not be read ----------------------------------------------------
+
+
+def test_onnx_negative_declared_dimension_is_refused(tmp_path):
+    starts = helper.make_tensor("s", TensorProto.INT64, [1], [1])
+    ends = helper.make_tensor("e", TensorProto.INT64, [1], [3])
+    model = model_of(
+        [helper.make_node("Slice", ["x", "s", "e"], ["y"])],
+        [vi("x", TensorProto.FLOAT, [-5, 8])],
+        [vi("y", TensorProto.FLOAT, [2, 8])],
+        [starts, ends],
+    )
+    path = tmp_path / "neg.onnx"
+    onnx.save(model, path)
+    line = one_line_error(tool("strati-import", str(path)), "strati-import")
+    assert "graph input 'x' declares dimension 0 as -5 (dimensions are >= 0)" in line
+    with pytest.raises(ModelLoadError, match="declares dimension 0 as -5"):
+        import_model(model)
+
+
+def external_constant_model(location: str) -> onnx.ModelProto:
+    """A Constant node (not an initializer) whose tensor's data is in ``location``."""
+    value = helper.make_tensor("c", TensorProto.FLOAT, [2], [0.0, 0.0])
+    value.ClearField("float_data")
+    value.data_location = TensorProto.EXTERNAL
+    for k, v in (("location", location), ("offset", "0"), ("length", "8")):
+        entry = value.external_data.add()
+        entry.key, entry.value = k, v
+    return model_of(
+        [helper.make_node("Constant", [], ["c"], value=value), helper.make_node("Add", ["x", "c"], ["y"])],
+        [vi("x", TensorProto.FLOAT, [2])],
+        [vi("y", TensorProto.FLOAT, [2])],
+    )
+
+
+def test_onnx_external_data_resolved_in_the_model_directory(tmp_path):
+    model_dir, elsewhere = tmp_path / "model", tmp_path / "elsewhere"
+    model_dir.mkdir()
+    elsewhere.mkdir()
+    np.array([1, 2], np.float32).tofile(model_dir / "w.bin")
+    np.array([666, 666], np.float32).tofile(elsewhere / "w.bin")
+    onnx.save(external_constant_model("w.bin"), model_dir / "m.onnx")
+    out = tool("strati-import", "../model/m.onnx", cwd=elsewhere)
+    assert out.returncode == 0, out.stderr
+    assert "666" not in out.stdout and "1.000000e+00, 2.000000e+00" in out.stdout
+    got = strati.compile(str(model_dir / "m.onnx"))(np.zeros(2, np.float32))
+    np.testing.assert_array_equal(got, [1, 2])
+
+
+@pytest.mark.parametrize(
+    "location, message",
+    [
+        ("/etc/passwd", "is absolute"),
+        ("../secret.bin", "leaves the model's directory"),
+        ("sub/../../secret.bin", "leaves the model's directory"),
+        ("link.bin", "leads out of the model's directory"),
+        ("dev", "leads out of the model's directory"),
+        ("fifo", "is not a regular file"),
+        ("subdir", "is not a regular file"),
+        ("missing.bin", "cannot read its external data 'missing.bin'"),
+        ("short.bin", "has 4 bytes, the tensor needs bytes 0 to 8"),
+    ],
+)
+def test_onnx_external_data_outside_is_refused(tmp_path, location, message):
+    model_dir = tmp_path / "model"
+    model_dir.mkdir()
+    (tmp_path / "secret.bin").write_bytes(b"\0" * 8)
+    (model_dir / "link.bin").symlink_to(tmp_path / "secret.bin")
+    (model_dir / "dev").symlink_to("/dev/zero")
+    os.mkfifo(model_dir / "fifo")
+    (model_dir / "subdir").mkdir()
+    (model_dir / "short.bin").write_bytes(b"\0" * 4)
+    onnx.save(external_constant_model(location), model_dir / "m.onnx")
+    with pytest.raises(ModelLoadError, match=f"tensor 'c'.*{message}"):
+        import_model(str(model_dir / "m.onnx"))
+    if location == "link.bin":  # the tool: one line
+        line = one_line_error(tool("strati-import", str(model_dir / "m.onnx")), "strati-import")
+        assert line.startswith("strati-import: error: ") and message in line, line
+
+
+def test_onnx_external_data_of_an_in_memory_model_is_refused(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    np.array([1, 2], np.float32).tofile(tmp_path / "w.bin")  # never read from the current directory
+    with pytest.raises(ModelLoadError, match="has external data, which is read only for a model given by its path"):
+        import_model(external_constant_model("w.bin"))
+
+
+# --- ONNX edge cases: one line each, naming the node -------------------------------------------
+
+
+def _scalar_constant(name, value, dtype=TensorProto.INT64):
+    return helper.make_node("Constant", [], [name], value=helper.make_tensor(name + "_v", dtype, [], [value]))
+
+
+def range_model(start, limit, delta, dtype=TensorProto.INT64):
+    nodes = [
+        _scalar_constant("s", start, dtype),
+        _scalar_constant("l", limit, dtype),
+        _scalar_constant("d", delta, dtype),
+        helper.make_node("Range", ["s", "l", "d"], ["r"], name="range"),
+        helper.make_node("Cast", ["r"], ["rf"], to=TensorProto.FLOAT),
+        helper.make_node("Add", ["rf", "x"], ["y"]),
+    ]
+    return model_of(nodes, [vi("x", TensorProto.FLOAT, [1])], [vi("y", TensorProto.FLOAT, None)])
+
+
+def concat_without_inputs():
+    return model_of([helper.make_node("Concat", [], ["y"], axis=0, name="cat")], [vi("x", TensorProto.FLOAT, [2])], [vi("y", TensorProto.FLOAT, None)])
+
+
+def concat_string_axis():
+    node = helper.make_node("Concat", ["x", "x"], ["y"], name="cat")
+    node.attribute.append(helper.make_attribute("axis", "zero"))
+    return model_of([node], [vi("x", TensorProto.FLOAT, [2])], [vi("y", TensorProto.FLOAT, None)])
+
+
+def resize_nan_scale():
+    scales = helper.make_tensor("sc", TensorProto.FLOAT, [4], [1, 1, float("nan"), 2])
+    node = helper.make_node("Resize", ["x", "", "sc"], ["y"], mode="nearest", name="resize")
+    return model_of([node], [vi("x", TensorProto.FLOAT, [1, 1, 2, 2])], [vi("y", TensorProto.FLOAT, None)], [scales])
+
+
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda: range_model(0, 10**12, 1), r"node 'range' \(Range\): the range's number of elements 1000000000000 exceeds the limit of 268435456 \(--max-constant-elements=N raises it\)"),
+        (lambda: range_model(0, 10, 0), r"node 'range' \(Range\): delta is 0"),
+        (lambda: range_model(0.0, float("nan"), 1.0, TensorProto.FLOAT), r"node 'range' \(Range\): start, limit and delta must be finite"),
+        (concat_without_inputs, r"node 'cat' \(Concat\) has 0 inputs, at least 1 expected"),
+        (concat_string_axis, r"node 'cat' \(Concat\): attribute 'axis' is of type STRING, the operator takes INT"),
+        (resize_nan_scale, r"node 'resize' \(Resize, opset 13\): scales must be finite and positive"),
+    ],
+    ids=["range-1e12", "range-delta-0", "range-nan", "concat-no-inputs", "string-axis", "nan-scale"],
+)
+def test_onnx_edge_cases_are_one_line_errors(make, message):
+    with pytest.raises(StratiError, match=message) as info:
+        import_model(make())
+    assert "\n" not in str(info.value)
+
+
+def test_range_limit_is_raised_by_the_flag(tmp_path):
+    path = tmp_path / "range.onnx"
+    onnx.save(range_model(0, 300, 1), path)
+    line = one_line_error(tool("strati-import", str(path), "--max-constant-elements", "100"), "strati-import")
+    assert "exceeds the limit of 100 (--max-constant-elements=N raises it)" in line
