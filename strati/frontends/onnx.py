@@ -66,6 +66,7 @@ from strati.dialects.graph import ops as gops
 from strati.dialects.graph.ops import ConstantOp
 from strati.dialects.shapes import make_tensor, shape_of
 from strati.dialects.uniform import group_by_defs
+from strati.frontends import onnx_fold
 
 MIN_OPSET = 6
 MAX_OPSET = 21
@@ -507,6 +508,7 @@ class Analysis:
     versions: list[int | None]  # per node
     types: dict[str, onnx.TypeProto]
     report: dict[tuple[str, str], dict] = field(default_factory=dict)
+    evaluated: set[int] = field(default_factory=set)  # nodes folded by ONNX's reference (onnx_fold)
 
 
 def analyse(model: onnx.ModelProto, constant_inputs: Iterable[str] = ()) -> Analysis:
@@ -517,7 +519,7 @@ def analyse(model: onnx.ModelProto, constant_inputs: Iterable[str] = ()) -> Anal
     types = _shape_inference(model)
     constant_inputs = set(constant_inputs)
     report: dict[tuple[str, str], dict] = {}
-
+    evaluated: set[int] = set()
 
     # Values: inputs, outputs, initializers.
     init_names = {t.name for t in graph.initializer}
@@ -610,6 +612,14 @@ def analyse(model: onnx.ModelProto, constant_inputs: Iterable[str] = ()) -> Anal
                     schema_inputs = _input_names(op_type, version)
                     what = schema_inputs[i] if i < len(schema_inputs) else f"input {i}"
                     node_problems.append(Problem(op_type, opset, f"{what} input is not a constant", needs_constant=needs))
+        if (
+            node_problems
+            and domain in DEFAULT_DOMAINS
+            and not any(p.out_of_scope for p in node_problems)
+            and onnx_fold.foldable(node, static.__contains__, shape, FOLD_LIMIT)
+        ):
+            evaluated.add(index)  # only constants in: evaluated at import, whatever the op
+            node_problems = []
         problems += node_problems
         entry["problems"] += [p for p in node_problems if p not in entry["problems"]]
         versions.append(version)
@@ -634,7 +644,7 @@ def analyse(model: onnx.ModelProto, constant_inputs: Iterable[str] = ()) -> Anal
             for o in node.output:
                 if o and o not in known_shape:
                     known_shape[o] = _tp_shape(types.get(o))
-    return Analysis(model, opset, problems, versions, types, report)
+    return Analysis(model, opset, problems, versions, types, report, evaluated)
 
 
 def _input_names(op_type: str, version: int) -> list[str]:
@@ -902,10 +912,10 @@ class Importer:
             self.set_loc(label)
             self.node_label = f"node '{label}' ({node.op_type}, opset {self.opset})"
             version = self.analysis.versions[index]
-            assert version is not None
+            assert version is not None or index in self.analysis.evaluated
             n = Node(self, node, version)
             try:
-                outs = OPS[node.op_type].convert(n)
+                outs = _evaluate(n) if index in self.analysis.evaluated else OPS[node.op_type].convert(n)
             except NodeError as err:
                 raise StratiError(f"{self.node_label}: {err}") from None
             if not isinstance(outs, (list, tuple)):
@@ -944,6 +954,20 @@ class Importer:
         if diag is not None:
             raise StratiError(f"the imported module does not verify (a bug in the importer): {diag}")
         return module
+
+
+def _evaluate(n: Node) -> list[np.ndarray]:
+    """A node the check found foldable, by ONNX's reference evaluator (see onnx_fold)."""
+    inputs = []
+    for i in range(n.n_inputs):
+        value = n.const(i)
+        if n.has(i) and value is None:
+            raise NodeError(f"input '{n.proto.input[i]}' is not a constant at import (needed to fold the node)")
+        inputs.append(value)
+    try:
+        return onnx_fold.evaluate(n.proto, inputs, n.b.opset, FOLD_LIMIT)
+    except onnx_fold.FoldError as err:
+        raise NodeError(str(err)) from None
 
 
 def _erase_dead(block: Block) -> None:
