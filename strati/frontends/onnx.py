@@ -1409,28 +1409,9 @@ def _round(n: Node):
     return n.b.op("graph.where", [small, r, x])
 
 
-def _check_mod(info: NodeInfo) -> list[str]:
-    et = info.elem(info.node.input[0]) if info.has(0) else None
-    dtype = None if et is None else elem_dtype(et)
-    if dtype is not None and dtype.kind == "f":
-        return ["on floating-point tensors"]
-    return []
-
-
-@op("Mod", check=_check_mod)
+@op("Mod")
 def _mod(n: Node):
-    """Integers only: a - trunc(a / b) * b, then (fmod=0) moved to the sign of b."""
-    a, b = n.x(0), n.x(1)
-    dtype = n.dtype(0)
-    if dtype.kind == "f":
-        raise NodeError("Mod of floating-point tensors is not supported")
-    r = n.b.binary("sub", a, n.b.binary("mul", n.b.binary("div", a, b), b))
-    if n.a("fmod", 0) or dtype.kind == "u":
-        return r
-    zero = n.b.scalar(0, dtype)
-    differ = n.b.binary("equal", n.b.binary("less", r, zero), _not(n, n.b.binary("less", b, zero)))
-    fix = n.b.op("graph.where", [n.b.binary("equal", r, zero), _false(n), differ])
-    return n.b.op("graph.where", [fix, n.b.binary("add", r, b), r])
+    return n.b.op("graph.mod", [n.x(0), n.x(1)], {"fmod": bool(n.a("fmod", 0))})
 
 
 @op("Trilu", static=(1,))
@@ -2333,12 +2314,15 @@ def _space_to_depth(n: Node):
 def _check_resize(info: NodeInfo) -> list[str]:
     out = []
     mode = info.a("mode", "nearest")
-    if mode != "nearest":
+    if mode not in ("nearest", "linear"):
         out.append(f"mode={mode}")
     if info.node.op_type == "Resize" and info.version >= 11:
         ctm = info.a("coordinate_transformation_mode", "half_pixel")
-        if ctm not in ("half_pixel", "asymmetric", "align_corners", "pytorch_half_pixel", "tf_half_pixel_for_nn"):
+        allowed = ("half_pixel", "asymmetric", "align_corners", "pytorch_half_pixel")
+        if ctm not in allowed + (("tf_half_pixel_for_nn",) if mode == "nearest" else ()):
             out.append(f"coordinate_transformation_mode={ctm}")
+        if mode == "linear" and info.a("antialias", 0):
+            out.append("antialias=1")
         nearest = info.a("nearest_mode", "round_prefer_floor")
         if nearest not in ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil"):
             out.append(f"nearest_mode={nearest}")
@@ -2372,8 +2356,9 @@ def _resize(n: Node):
     else:
         raise NodeError("needs scales or sizes")
     props = {
+        "mode": n.a("mode", "nearest"),
         "coordinate_transformation_mode": n.a("coordinate_transformation_mode", "half_pixel"),
-        "nearest_mode": n.a("nearest_mode", "round_prefer_floor"),
+        "nearest_mode": n.a("nearest_mode", "round_prefer_floor") if n.a("mode", "nearest") == "nearest" else None,
     }
     if scales_prop is not None:
         props["scales"] = DenseArrayBase.from_list(f32, [float(s) for s in scales_prop])
@@ -2382,9 +2367,14 @@ def _resize(n: Node):
 
 
 def _resize_legacy(n: Node, scales: Sequence[float]) -> SSAValue:
-    """Upsample (7-9) and Resize 10, mode nearest: index floor(i / scale), as onnxruntime
-    (asymmetric; it rounds up instead when downsampling)."""
+    """Upsample (7-9) and Resize 10: asymmetric coordinates; mode nearest takes index
+    floor(i / scale), as onnxruntime (it rounds up instead when downsampling)."""
     shape = n.static_shape(0)
+    if n.a("mode", "nearest") == "linear":
+        sizes = [int(np.floor(np.float32(d) * np.float32(s))) for d, s in zip(shape, scales)]
+        props = {"mode": "linear", "coordinate_transformation_mode": "asymmetric",
+                 "scales": DenseArrayBase.from_list(f32, [float(s) for s in scales])}
+        return n.b.op("graph.resize", [n.x(0)], props, result_type=make_tensor(sizes, n.x(0).type.get_element_type()))
     if all(s >= 1 for s in scales):
         nearest = "floor"
     elif all(s <= 1 for s in scales):
@@ -2435,3 +2425,7 @@ def import_model(
     if analysis.problems:
         raise UnsupportedModelError(analysis.problems)
     return Importer(proto, analysis, constant_inputs).run()
+
+
+# Converters defined in modules of their own (they register through ``op`` above).
+from strati.frontends import onnx_indexing  # noqa: E402,F401

@@ -316,6 +316,9 @@ def case_mod(rng):
     check("Mod", [a, b], 13)
     check("Mod", [a, b], 13, fmod=1)
     check("Mod", [a.astype(np.int32), b.astype(np.int32)], 10)
+    check("Mod", [a.astype(np.uint8) % 50, np.abs(b).astype(np.uint8)], 13)
+    fa, fb = randn(rng, s) * 5, randn(rng, broadcastable(rng, s))
+    check("Mod", [fa, np.where(np.abs(fb) < 0.1, 0.5, fb).astype(np.float32)], 13, fmod=1, exact=True)
 
 
 # --- linear algebra, convolution, pooling ---------------------------------------------------
@@ -733,6 +736,107 @@ def case_matrices(rng):
     m = randn(rng, shape(rng, 2, lo=2, hi=6))
     check("EyeLike", [m], 9, k=int(rng.integers(-2, 3)))
     check("EyeLike", [m], 9, dtype=TensorProto.INT64)
+
+
+# --- ops that index by values, trigonometric functions, bit shifts ---------------------------
+
+TRIGONOMETRIC = {
+    # op: (opset, value transform into the domain)
+    "Sin": (7, None), "Cos": (7, None), "Tan": (7, None), "Atan": (7, None),
+    "Asin": (7, np.tanh), "Acos": (7, np.tanh), "Sinh": (9, None), "Cosh": (9, None),
+    "Asinh": (9, None), "Acosh": (9, lambda x: np.abs(x) + 1), "Atanh": (9, lambda x: np.tanh(x) * 0.99),
+}  # fmt: skip
+
+
+@case(*TRIGONOMETRIC)
+def case_trigonometric(rng):
+    x = randn(rng, shape(rng, int(rng.integers(0, 4)))) * 2
+    for op_type, (opset, transform) in TRIGONOMETRIC.items():
+        check(op_type, [x if transform is None else transform(x).astype(np.float32)], opset)
+    check("Sin", [x.astype(np.float64)], 7)
+
+
+@case("GatherElements", "GatherND", "ScatterND")
+def case_gather_scatter(rng):
+    s = shape(rng, 3)
+    x = randn(rng, s)
+    axis = int(rng.integers(-3, 3))
+    t = list(s)
+    t[axis] = int(rng.integers(1, 6))
+    t = [int(rng.integers(1, d + 1)) if i != axis % 3 else d for i, d in enumerate(t)]
+    idx = rng.integers(-s[axis], s[axis], size=t)
+    check("GatherElements", [x, idx], 13, axis=axis, exact=True)
+    check("GatherElements", [x, idx.astype(np.int32)], 11, const=(1,), axis=axis, exact=True)
+    k = int(rng.integers(1, 4))
+    tuples = np.stack([rng.integers(-d, d, size=(2, 3)) for d in s[:k]], axis=-1)
+    check("GatherND", [x, tuples], 13, exact=True)
+    batch = np.stack([rng.integers(0, d, size=(s[0], 2)) for d in s[1:3]], axis=-1)
+    check("GatherND", [x, batch], 12, batch_dims=1, exact=True)
+    # ScatterND: distinct index tuples (repeated ones are undefined for reduction none).
+    flat = rng.permutation(int(np.prod(s[:k])))[: int(rng.integers(1, 4))]
+    where = np.stack(np.unravel_index(flat, s[:k]), axis=-1).astype(np.int64)
+    updates = randn(rng, (len(flat),) + s[k:])
+    check("ScatterND", [x, where, updates], 11, exact=True)
+    check("ScatterND", [x, where, updates], 13, const=(1,), exact=True)
+    for reduction in ("add", "mul"):
+        check("ScatterND", [x, where, updates], 16, reduction=reduction)
+    for reduction in ("max", "min"):
+        check("ScatterND", [x, where, updates], 18, reduction=reduction)
+
+
+@case("CumSum")
+def case_cumsum(rng):
+    s = shape(rng, int(rng.integers(1, 4)))
+    x = randn(rng, s)
+    axis = np.array(int(rng.integers(-len(s), len(s))), np.int64)
+    for exclusive in (0, 1):
+        for reverse in (0, 1):
+            check("CumSum", [x, axis], 14, const=(1,), exclusive=exclusive, reverse=reverse)
+    check("CumSum", [randint(rng, s), axis.astype(np.int32)], 11, const=(1,))
+    check("CumSum", [x.astype(np.float64), axis], 14, const=(1,), reverse=1)
+
+
+@case("TopK")
+def case_topk(rng):
+    s = shape(rng, int(rng.integers(1, 4)), lo=2, hi=6)
+    axis = int(rng.integers(-len(s), len(s)))
+    x = randn(rng, s)
+    k = int(rng.integers(0, s[axis] + 1))
+    outs = ["values", "indices"]
+    check("TopK", [x, np.array([k], np.int64)], 11, const=(1,), outputs=outs, axis=axis, exact=True)
+    check("TopK", [x, np.array([k], np.int64)], 11, const=(1,), outputs=outs, axis=axis, largest=0, exact=True)
+    check("TopK", [x, np.array([k], np.int64)], 10, const=(1,), outputs=outs, axis=axis, exact=True)
+    check("TopK", [x], 1, outputs=outs, k=k, axis=axis, exact=True)
+    ties = randint(rng, s, 0, 3)  # equal values: lower indices first
+    check("TopK", [ties, np.array([k], np.int64)], 11, const=(1,), outputs=outs, axis=axis)
+    check("TopK", [ties, np.array([k], np.int64)], 11, const=(1,), outputs=outs, axis=axis, largest=0)
+
+
+@case("BitShift")
+def case_bit_shift(rng):
+    s = shape(rng, 2)
+    for dtype in (np.uint8, np.uint16, np.uint32, np.uint64):
+        bits = np.dtype(dtype).itemsize * 8
+        a = rng.integers(0, 2**bits - 1, size=s, dtype=np.uint64).astype(dtype)
+        b = rng.integers(0, bits, size=broadcastable(rng, s)).astype(dtype)
+        check("BitShift", [a, b], 11, direction="LEFT")
+        check("BitShift", [a, b], 11, direction="RIGHT")
+
+
+@case("Resize", "Upsample")
+def case_resize_linear(rng):
+    x = randn(rng, (1, 2, int(rng.integers(2, 5)), int(rng.integers(2, 5))))
+    scales = np.array([1, 1, rng.choice([0.5, 1.5, 2.0, 3.0]), rng.choice([0.6, 2.0, 2.5])], np.float32)
+    for ctm in ("half_pixel", "asymmetric", "align_corners", "pytorch_half_pixel"):
+        check("Resize", [x, None, scales], 13, const=(2,), mode="linear", coordinate_transformation_mode=ctm)
+    sizes = np.array([1, 2, int(rng.integers(1, 8)), int(rng.integers(1, 8))], np.int64)
+    check("Resize", [x, None, None, sizes], 13, const=(3,), mode="linear")
+    check("Resize", [x, None, None, sizes], 19, const=(3,), mode="linear", coordinate_transformation_mode="align_corners")
+    check("Resize", [x, np.array([], np.float32), scales], 11, const=(1, 2), mode="linear")
+    up = np.array([1, 1, 2, 3], np.float32)
+    check("Resize", [x, up], 10, const=(1,), mode="linear")
+    check("Upsample", [x, up], 9, const=(1,), mode="linear")
+    check("Resize", [randn(rng, (3, 5)), None, np.array([2.0, 0.5], np.float32)], 13, const=(2,), mode="linear")
 
 
 # --- the test -------------------------------------------------------------------------------
