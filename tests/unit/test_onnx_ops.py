@@ -19,7 +19,7 @@ import onnxruntime as ort
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from strati.frontends.onnx import bind_feeds, import_model, supported_op_types
+from strati.frontends.onnx import UnsupportedModelError, bind_feeds, import_model, supported_op_types
 from strati.runtime.interpreter import find_function, run_function
 
 RTOL, ATOL = 1e-4, 1e-5
@@ -837,6 +837,32 @@ def case_resize_linear(rng):
     check("Resize", [x, up], 10, const=(1,), mode="linear")
     check("Upsample", [x, up], 9, const=(1,), mode="linear")
     check("Resize", [randn(rng, (3, 5)), None, np.array([2.0, 0.5], np.float32)], 13, const=(2,), mode="linear")
+
+
+EINSUM = [
+    # equation, operand shapes
+    ("ij,jk->ik", [(3, 4), (4, 5)]),
+    ("bij,bjk->bik", [(2, 3, 4), (2, 4, 5)]),
+    ("ij->ji", [(3, 4)]),
+    ("ij->", [(3, 4)]),
+    ("i,i->", [(5,), (5,)]),
+    ("i,j->ij", [(3,), (4,)]),
+    ("ij,kj", [(3, 4), (5, 4)]),  # implicit output: ik
+    ("...ij,...jk->...ik", [(2, 1, 3, 4), (5, 4, 2)]),  # ellipses of different ranks, a broadcast
+    ("bhqd,bhkd->bhqk", [(2, 3, 4, 5), (2, 3, 6, 5)]),  # attention scores
+    ("abc,cd,de->abe", [(2, 3, 4), (4, 5), (5, 6)]),
+    ("ijk,ikl->ijl", [(1, 3, 4), (2, 4, 5)]),  # a size-1 batch dimension broadcast
+]
+
+
+@case("Einsum")
+def case_einsum(rng):
+    for equation, shapes in EINSUM:
+        check("Einsum", [randn(rng, s) for s in shapes], 12, equation=equation)
+    check("Einsum", [randint(rng, (3, 4)), randint(rng, (4, 2))], 12, equation="ij,jk->ik")
+    diagonal = make_model("Einsum", [randn(rng, (3, 3))], {"equation": "ii->i"}, 12)
+    with pytest.raises(UnsupportedModelError, match="a letter repeated within an operand"):
+        import_model(diagonal)
 
 
 # --- the test -------------------------------------------------------------------------------
