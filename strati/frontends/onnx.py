@@ -2428,4 +2428,4 @@ def import_model(
 
 
 # Converters defined in modules of their own (they register through ``op`` above).
-from strati.frontends import onnx_einsum, onnx_indexing  # noqa: E402,F401
+from strati.frontends import onnx_einsum, onnx_indexing, onnx_rnn  # noqa: E402,F401

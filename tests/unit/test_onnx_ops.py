@@ -865,6 +865,38 @@ def case_einsum(rng):
         import_model(diagonal)
 
 
+@case("RNN", "GRU", "LSTM", draws=2)
+def case_recurrent(rng):
+    """Unrolled at import (strati/frontends/onnx_rnn.py): every direction, initial states,
+    clip, sequence_lens, layout 1, peepholes, GRU's linear_before_reset, other activations."""
+    seq, batch, inp, hidden = (int(v) for v in rng.integers(1, 6, 4))
+    for kind, g in (("RNN", 1), ("GRU", 3), ("LSTM", 4)):
+        outs = ["y", "y_h"] + (["y_c"] if kind == "LSTM" else [])
+        for direction in ("forward", "reverse", "bidirectional"):
+            d = 2 if direction == "bidirectional" else 1
+            x = randn(rng, (seq, batch, inp))
+            w, r = randn(rng, (d, g * hidden, inp)) * 0.5, randn(rng, (d, g * hidden, hidden)) * 0.5
+            bias, h0 = randn(rng, (d, 2 * g * hidden)) * 0.5, randn(rng, (d, batch, hidden))
+            states = [h0] + ([h0 * 0.5] if kind == "LSTM" else [])
+            attrs = dict(hidden_size=hidden, direction=direction)
+            check(kind, [x, w, r, bias, None, *states], 14, const=(1, 2, 3), outputs=outs, clip=0.7, **attrs)
+            if direction == "reverse":
+                lens = np.full((batch,), seq, np.int32)
+                check(kind, [x, w, r, None, lens], 7, const=(1, 2, 4), outputs=outs, **attrs)
+            if direction == "bidirectional":
+                xt = np.ascontiguousarray(np.transpose(x, (1, 0, 2)))
+                bstates = [np.ascontiguousarray(np.transpose(v, (1, 0, 2))) for v in states]
+                check(kind, [xt, w, r, bias, None, *bstates], 14, const=(1, 2, 3), outputs=outs, layout=1, **attrs)
+            if kind == "LSTM":
+                check(kind, [x, w, r, bias, None, *states, randn(rng, (d, 3 * hidden))], 14, const=(1, 2, 3, 7),
+                      outputs=outs, **attrs)
+            if kind == "GRU":
+                check(kind, [x, w, r, bias, None, h0], 14, const=(1, 2, 3), outputs=outs, linear_before_reset=1, **attrs)
+            if direction == "forward":
+                acts = {"RNN": ["Relu"], "GRU": ["Tanh", "Sigmoid"], "LSTM": ["Tanh", "Sigmoid", "Relu"]}[kind]
+                check(kind, [x, w, r, bias], 14, const=(1, 2, 3), outputs=outs, activations=acts, **attrs)
+
+
 # --- the test -------------------------------------------------------------------------------
 
 
