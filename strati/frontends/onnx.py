@@ -2314,14 +2314,14 @@ def _space_to_depth(n: Node):
 def _check_resize(info: NodeInfo) -> list[str]:
     out = []
     mode = info.a("mode", "nearest")
-    if mode not in ("nearest", "linear"):
+    if mode not in ("nearest", "linear", "cubic") or (mode == "cubic" and info.node.op_type != "Resize"):
         out.append(f"mode={mode}")
     if info.node.op_type == "Resize" and info.version >= 11:
         ctm = info.a("coordinate_transformation_mode", "half_pixel")
         allowed = ("half_pixel", "asymmetric", "align_corners", "pytorch_half_pixel")
         if ctm not in allowed + (("tf_half_pixel_for_nn",) if mode == "nearest" else ()):
             out.append(f"coordinate_transformation_mode={ctm}")
-        if mode == "linear" and info.a("antialias", 0):
+        if mode != "nearest" and info.a("antialias", 0):
             out.append("antialias=1")
         nearest = info.a("nearest_mode", "round_prefer_floor")
         if nearest not in ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil"):
@@ -2360,6 +2360,8 @@ def _resize(n: Node):
         "coordinate_transformation_mode": n.a("coordinate_transformation_mode", "half_pixel"),
         "nearest_mode": n.a("nearest_mode", "round_prefer_floor") if n.a("mode", "nearest") == "nearest" else None,
     }
+    if n.a("mode") == "cubic":
+        props.update(cubic_coeff_a=float(n.a("cubic_coeff_a", -0.75)), exclude_outside=bool(n.a("exclude_outside", 0)))
     if scales_prop is not None:
         props["scales"] = DenseArrayBase.from_list(f32, [float(s) for s in scales_prop])
     x = n.x(0)

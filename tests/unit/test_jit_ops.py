@@ -679,6 +679,8 @@ for _i, (_shape, _scales) in enumerate(RESIZE_SCALES):
 for _i, (_shape, _sizes) in enumerate(RESIZE_SIZES):
     _ctm = ("pytorch_half_pixel", "half_pixel", "align_corners", "asymmetric")[_i % 4]
     add(Case("resize", [normal(_shape)], [_sizes], props=f'mode = "linear", coordinate_transformation_mode = "{_ctm}"', tol=F32))
+    _cubic = 'mode = "cubic"' + (", exclude_outside = true" if _i % 2 else ", cubic_coeff_a = -0.5")
+    add(Case("resize", [normal(_shape)], [_sizes], props=f'{_cubic}, coordinate_transformation_mode = "{_ctm}"', tol=F32))
 
 # --- known failures --------------------------------------------------------------------------------
 

@@ -226,7 +226,7 @@ def unsupported_model():
         helper.make_node("Relu", ["x"], ["r"]),
         helper.make_node("NonZero", ["r"], ["s"]),
         helper.make_node("GridSample", ["r", "grid"], ["g"]),
-        helper.make_node("Resize", ["g", "", "scales"], ["z"], mode="cubic"),
+        helper.make_node("Resize", ["g", "", "scales"], ["z"], mode="linear", antialias=1),
         helper.make_node("NonZero", ["z"], ["z2"]),
         helper.make_node("Pad", ["z", "pads"], ["p"], mode="wrap"),
     ]
@@ -243,12 +243,12 @@ def test_unsupported_model_lists_everything():
         import_model(unsupported_model())
     message = str(info.value)
     assert message == (
-        "unsupported: NonZero (opset 19); GridSample (opset 19); Resize (opset 19) mode=cubic; Pad (opset 19) mode=wrap"
+        "unsupported: NonZero (opset 19); GridSample (opset 19); Resize (opset 19) antialias=1; Pad (opset 19) mode=wrap"
     )
     assert not info.value.out_of_scope
     # check_model gives every occurrence, node by node.
     assert [str(p) for p in check_model(unsupported_model())] == [
-        "NonZero (opset 19)", "GridSample (opset 19)", "Resize (opset 19) mode=cubic", "NonZero (opset 19)",
+        "NonZero (opset 19)", "GridSample (opset 19)", "Resize (opset 19) antialias=1", "NonZero (opset 19)",
         "Pad (opset 19) mode=wrap",
     ]
 
@@ -309,7 +309,7 @@ def test_report(tmp_path, conv_model):
     rows = {line.split()[0]: line for line in lines[1:-1]}
     assert re.fullmatch(r"Relu\s+19\s+1\s+supported", rows["Relu"])
     assert re.fullmatch(r"NonZero\s+19\s+2\s+unsupported: operator not supported", rows["NonZero"])
-    assert rows["Resize"].endswith("unsupported: mode=cubic")
+    assert rows["Resize"].endswith("unsupported: antialias=1")
     assert rows["Pad"].endswith("unsupported: mode=wrap")
     assert lines[-1] == "5 op types, 6 nodes: the model does not import (4 of 5 op types unsupported)"
     good = tmp_path / "good.onnx"
@@ -324,7 +324,7 @@ def test_unsupported_model_is_one_line(tmp_path):
         out = tool(name, str(path))
         assert out.returncode == 1 and out.stdout == ""
         assert out.stderr == (
-            f"{name}: error: unsupported: NonZero (opset 19); GridSample (opset 19); Resize (opset 19) mode=cubic; "
+            f"{name}: error: unsupported: NonZero (opset 19); GridSample (opset 19); Resize (opset 19) antialias=1; "
             "Pad (opset 19) mode=wrap\n"
         )
 

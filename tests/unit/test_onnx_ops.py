@@ -824,7 +824,7 @@ def case_bit_shift(rng):
 
 
 @case("Resize", "Upsample")
-def case_resize_linear(rng):
+def case_resize_interpolated(rng):
     x = randn(rng, (1, 2, int(rng.integers(2, 5)), int(rng.integers(2, 5))))
     scales = np.array([1, 1, rng.choice([0.5, 1.5, 2.0, 3.0]), rng.choice([0.6, 2.0, 2.5])], np.float32)
     for ctm in ("half_pixel", "asymmetric", "align_corners", "pytorch_half_pixel"):
@@ -837,6 +837,10 @@ def case_resize_linear(rng):
     check("Resize", [x, up], 10, const=(1,), mode="linear")
     check("Upsample", [x, up], 9, const=(1,), mode="linear")
     check("Resize", [randn(rng, (3, 5)), None, np.array([2.0, 0.5], np.float32)], 13, const=(2,), mode="linear")
+    for ctm in ("half_pixel", "asymmetric", "align_corners", "pytorch_half_pixel"):
+        check("Resize", [x, None, scales], 13, const=(2,), mode="cubic", coordinate_transformation_mode=ctm)
+    check("Resize", [x, None, scales], 13, const=(2,), mode="cubic", cubic_coeff_a=-0.5, exclude_outside=1)
+    check("Resize", [x, None, None, sizes], 18, const=(3,), mode="cubic", exclude_outside=1)
 
 
 EINSUM = [

@@ -458,10 +458,12 @@ class GatherOp(GraphOp):
 @irdl_op_definition
 class ResizeOp(ShapeOp):
     """Resize to the result type's shape (ONNX Resize): ``mode`` "nearest" copies, "linear"
-    interpolates along each resized axis."""
+    and "cubic" interpolate along each resized axis."""
 
     name = "graph.resize"
     mode = str_prop("nearest")
+    cubic_coeff_a = float_prop(-0.75)
+    exclude_outside = bool_prop(False)
     scales = floats_prop(optional=True)
     coordinate_transformation_mode = str_prop("half_pixel")
     nearest_mode = str_prop("round_prefer_floor")

@@ -123,16 +123,16 @@ func.func @bit_shift(%a: tensor<4xui8>, %b: tensor<4xui8>) -> tensor<4xui8> {
 // resize linear (asymmetric): x = i / scale clamped to [0, 4], its floor and the next index
 // (clamped), and the two elements weighted by 1 - w and w; the unscaled axis reads its index.
 // CHECK-LABEL: func.func @resize_linear(
-// CHECK: [[J:%.*]] = tensor.index 1 : index
+// CHECK: [[I:%.*]] = tensor.index 0 : index
+// CHECK-NEXT: [[J:%.*]] = tensor.index 1 : index
 // CHECK: [[X:%.*]] = arith.divf {{%.*}}, {{%.*}} : f32
 // CHECK: [[LO:%.*]] = arith.maximumf [[X]], {{%.*}} : f32
 // CHECK: [[C:%.*]] = arith.minimumf [[LO]], {{%.*}} : f32
 // CHECK-NEXT: [[F:%.*]] = math.floor [[C]] : f32
 // CHECK: [[X0:%.*]] = arith.index_cast {{%.*}} : i64 to index
-// CHECK: [[X1:%.*]] = arith.minsi {{%.*}}, {{%.*}} : index
 // CHECK-NEXT: [[W:%.*]] = arith.subf [[C]], [[F]] : f32
 // CHECK: [[W0:%.*]] = arith.subf {{%.*}}, [[W]] : f32
-// CHECK-NEXT: [[I:%.*]] = tensor.index 0 : index
+// CHECK: [[X1:%.*]] = arith.minsi {{%.*}}, {{%.*}} : index
 // CHECK-NEXT: [[A:%.*]] = tensor.extract %x[[[I]], [[X0]]] : tensor<1x5xf32>
 // CHECK-NEXT: [[AW:%.*]] = arith.mulf [[A]], [[W0]] : f32
 // CHECK-NEXT: [[B:%.*]] = tensor.extract %x[[[I]], [[X1]]] : tensor<1x5xf32>
@@ -142,4 +142,17 @@ func.func @bit_shift(%a: tensor<4xui8>, %b: tensor<4xui8>) -> tensor<4xui8> {
 func.func @resize_linear(%x: tensor<1x5xf32>) -> tensor<1x10xf32> {
   %r = graph.resize %x {mode = "linear", coordinate_transformation_mode = "asymmetric"} : (tensor<1x5xf32>) -> tensor<1x10xf32>
   func.return %r : tensor<1x10xf32>
+}
+
+// -----
+
+// resize cubic: four taps per resized axis (floor(x) - 1 .. floor(x) + 2, clamped to the edge),
+// so 4 x 4 elements for two resized axes, each weighted by the product of its taps' weights.
+// CHECK-LABEL: func.func @resize_cubic(
+// CHECK-COUNT-16: tensor.extract %x
+// CHECK-NOT: tensor.extract
+// CHECK: tensor.yield
+func.func @resize_cubic(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x8x8xf32> {
+  %r = graph.resize %x {mode = "cubic"} : (tensor<1x1x4x4xf32>) -> tensor<1x1x8x8xf32>
+  func.return %r : tensor<1x1x8x8xf32>
 }

@@ -1,10 +1,12 @@
-"""``lower`` for graph.resize with ``mode = "linear"`` (lowering/shape.py's resize dispatches here).
+"""``lower`` for graph.resize with ``mode = "linear"`` or ``"cubic"`` (lowering/shape.py's resize
+dispatches here).
 
 One generic over the result: along each resized axis the element computes its input
-coordinate in f32 arithmetic as the reference does (clamped into the input), the two
-neighbouring indices and the weight of the upper one; the result is the sum over the
-2^m corners (m resized axes) of the product of their weights times the corner's element,
-extracted from the input.  An unchanged axis reads its own index.
+coordinate in f32 arithmetic as the reference does (``attrs/interpolate.py``), then the
+taps (two for linear, four for cubic): their input indices and weights.  The result is
+the sum over every combination of taps (2^m or 4^m for m resized axes) of the product of
+their weights times the element there, extracted from the input.  An unchanged axis reads
+its own index.
 """
 
 from __future__ import annotations
@@ -12,15 +14,16 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, f32, i64
 from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineMap
 
 from strati.dialects.graph.attrs.interpolate import axis_scales, unchanged
 from strati.dialects.graph.lowering.reduce import static_types
 from strati.dialects.tensor import scalar as s
 from strati.dialects.tensor.build import TensorBuilder, element_type, shape
 from strati.dialects.tensor.ops import PARALLEL
-from xdsl.ir.affine import AffineMap
 
 INDEX = IndexType()
 
@@ -29,25 +32,56 @@ def _c(v) -> SSAValue:
     return s.const(float(np.float32(v)), f32)
 
 
-def _taps(k: int, n_in: int, n_out: int, scale: np.float32, ctm: str) -> tuple[SSAValue, SSAValue, SSAValue]:
-    """The lower and upper input indices of output index ``k`` (loop k) and the upper one's weight (f32)."""
-    i = s.cast(s.cast(s.index(k), i64), f32)
+def _coordinate(k: int, n_in: int, n_out: int, scale: np.float32, ctm: str) -> SSAValue:
+    """The input coordinate (f32) of output index ``k`` (loop k)."""
     if ctm in ("pytorch_half_pixel", "align_corners") and n_out <= 1:
-        x = _c(0)
-    elif ctm in ("half_pixel", "pytorch_half_pixel"):
-        x = s.sub(s.div(s.add(i, _c(0.5)), _c(scale)), _c(0.5))
-    elif ctm == "align_corners":
-        x = s.div(s.mul(i, _c(n_in - 1)), _c(n_out - 1))
-    else:  # asymmetric
-        x = s.div(i, _c(scale))
+        return _c(0)
+    i = s.cast(s.cast(s.index(k), i64), f32)
+    if ctm in ("half_pixel", "pytorch_half_pixel"):
+        return s.sub(s.div(s.add(i, _c(0.5)), _c(scale)), _c(0.5))
+    if ctm == "align_corners":
+        return s.div(s.mul(i, _c(n_in - 1)), _c(n_out - 1))
+    return s.div(i, _c(scale))  # asymmetric
+
+
+def _to_index(v: SSAValue) -> SSAValue:
+    return s.cast(s.cast(v, i64), INDEX)
+
+
+def _linear_taps(x: SSAValue, n_in: int) -> list[tuple[SSAValue, SSAValue]]:
     x = s.minimum(s.maximum(x, _c(0)), _c(max(n_in - 1, 0)))
     lo = s.unary_math("floor", x)
-    x0 = s.cast(s.cast(lo, i64), INDEX)
-    x1 = s.minimum(s.add(x0, s.const(1, INDEX)), s.const(n_in - 1, INDEX))
-    return x0, x1, s.sub(x, lo)
+    x0 = _to_index(lo)
+    w = s.sub(x, lo)
+    return [(x0, s.sub(_c(1), w)), (s.minimum(s.add(x0, s.const(1, INDEX)), s.const(n_in - 1, INDEX)), w)]
 
 
-def lower_resize_linear(op: Operation, b: TensorBuilder) -> SSAValue:
+def _cubic_taps(op: Operation, x: SSAValue, n_in: int) -> list[tuple[SSAValue, SSAValue]]:
+    a = np.float32(op.param("cubic_coeff_a"))
+    lo = s.unary_math("floor", x)
+    t = s.sub(x, lo)
+
+    def near(d):
+        return s.add(s.mul(s.mul(s.sub(s.mul(_c(a + 2), d), _c(a + 3)), d), d), _c(1))
+
+    def far(d):
+        return s.sub(s.mul(s.add(s.mul(s.sub(s.mul(_c(a), d), _c(5 * a)), d), _c(8 * a)), d), _c(4 * a))
+
+    one = _c(1)
+    weights = [far(s.add(t, one)), near(t), near(s.sub(one, t)), far(s.sub(_c(2), t))]
+    base = s.cast(lo, i64)
+    raw = [s.add(base, s.const(k, i64)) for k in (-1, 0, 1, 2)]
+    if op.param("exclude_outside"):
+        zero, last = s.const(0, i64), s.const(n_in - 1, i64)
+        inside = [arith.AndIOp(s.cmp("ge", r, zero), s.cmp("le", r, last)).result for r in raw]
+        weights = [s.select(ok, w, _c(0)) for ok, w in zip(inside, weights)]
+        total = s.add(s.add(weights[0], weights[1]), s.add(weights[2], weights[3]))
+        weights = [s.div(w, total) for w in weights]
+    clamped = [s.minimum(s.maximum(r, s.const(0, i64)), s.const(n_in - 1, i64)) for r in raw]
+    return [(s.cast(r, INDEX), w) for r, w in zip(clamped, weights)]
+
+
+def lower_resize_interpolated(op: Operation, b: TensorBuilder) -> SSAValue:
     static_types(op)
     x, result_type = op.operands[0], op.results[0].type
     ctm = op.param("coordinate_transformation_mode")
@@ -56,16 +90,18 @@ def lower_resize_linear(op: Operation, b: TensorBuilder) -> SSAValue:
     rank = len(axes)
 
     def body(_out: SSAValue) -> SSAValue:
-        taps = {}
+        per_axis = []
         for k, (n_in, n_out, scale) in enumerate(axes):
-            if not unchanged(n_in, n_out, scale) and n_in:
-                x0, x1, w1 = _taps(k, n_in, n_out, scale, ctm)
-                w1 = s.cast(w1, t)
-                taps[k] = ((x0, s.sub(s.const(1.0, t), w1)), (x1, w1))
+            if unchanged(n_in, n_out, scale) or not n_in:
+                per_axis.append([(s.index(k), None)])
+                continue
+            coordinate = _coordinate(k, n_in, n_out, scale, ctm)
+            found = _linear_taps(coordinate, n_in) if op.param("mode") == "linear" else _cubic_taps(op, coordinate, n_in)
+            per_axis.append([(index, s.cast(w, t)) for index, w in found])
         total = None
-        for corner in itertools.product(*(taps[k] if k in taps else ((s.index(k), None),) for k in range(rank))):
-            term = s.extract(x, [index for index, _ in corner])
-            for _, weight in corner:
+        for combination in itertools.product(*per_axis):
+            term = s.extract(x, [index for index, _ in combination])
+            for _, weight in combination:
                 if weight is not None:
                     term = s.mul(term, weight)
             total = term if total is None else s.add(total, term)

@@ -76,8 +76,8 @@ func.func @case7(%a0: tensor<4xui8>, %a1: tensor<4xui16>) -> tensor<4xui8> {
 
 // resize: an unknown mode
 func.func @case8(%a0: tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32> {
-  // expected-error@+1 {{'graph.resize' op mode must be "nearest" or "linear", got "cubic"}}
-  %r = graph.resize %a0 {mode = "cubic"} : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
+  // expected-error@+1 {{'graph.resize' op mode must be "nearest", "linear" or "cubic", got "bicubic"}}
+  %r = graph.resize %a0 {mode = "bicubic"} : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
   func.return %r : tensor<1x1x4x4xf32>
 }
 

@@ -1,4 +1,4 @@
-// The trigonometric functions, mod, bit_shift and resize with mode linear print in the graph
+// The trigonometric functions, mod, bit_shift and resize with modes linear and cubic print in the graph
 // syntax and round-trip, custom and generic.
 // RUN: strati-opt %s | strati-opt | filecheck %s
 // RUN: strati-opt %s --print-op-generic | strati-opt | filecheck %s
@@ -50,10 +50,12 @@ func.func @mod_shift(%a: tensor<4x1xi32>, %b: tensor<8xi32>, %x: tensor<3xf64>, 
 
 // CHECK-LABEL: func.func @resize_linear(
 // CHECK-SAME: [[X:%.*]]: tensor<1x2x3x5xf32>)
-func.func @resize_linear(%x: tensor<1x2x3x5xf32>) -> (tensor<1x2x6x15xf32>, tensor<1x2x4x4xf32>) {
+func.func @resize_linear(%x: tensor<1x2x3x5xf32>) -> (tensor<1x2x6x15xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) {
   // CHECK-NEXT: [[A:%.*]] = graph.resize [[X]] {mode = "linear", scales = array<f32: 1.000000e+00, 1.000000e+00, 2.000000e+00, 3.000000e+00>} : (tensor<1x2x3x5xf32>) -> tensor<1x2x6x15xf32>
   // CHECK-NEXT: [[B:%.*]] = graph.resize [[X]] {mode = "linear", coordinate_transformation_mode = "align_corners"} : (tensor<1x2x3x5xf32>) -> tensor<1x2x4x4xf32>
+  // CHECK-NEXT: [[C:%.*]] = graph.resize [[X]] {mode = "cubic", cubic_coeff_a = -0.5, exclude_outside = true} : (tensor<1x2x3x5xf32>) -> tensor<1x2x4x4xf32>
   %a = graph.resize %x {mode = "linear", scales = array<f32: 1.000000e+00, 1.000000e+00, 2.000000e+00, 3.000000e+00>} : (tensor<1x2x3x5xf32>) -> tensor<1x2x6x15xf32>
   %b = graph.resize %x {mode = "linear", coordinate_transformation_mode = "align_corners"} : (tensor<1x2x3x5xf32>) -> tensor<1x2x4x4xf32>
-  func.return %a, %b : tensor<1x2x6x15xf32>, tensor<1x2x4x4xf32>
+  %c = graph.resize %x {mode = "cubic", cubic_coeff_a = -0.5, exclude_outside = true} : (tensor<1x2x3x5xf32>) -> tensor<1x2x4x4xf32>
+  func.return %a, %b, %c : tensor<1x2x6x15xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>
 }
