@@ -85,7 +85,7 @@ class _Step:
         return y
 
 
-@op("RNN", "GRU", "LSTM", check=_check_rnn)
+@op("RNN", "GRU", "LSTM", check=_check_rnn, static=(4,))
 def _rnn(n: Node):
     kind = n.op_type
     b = n.b

@@ -617,14 +617,17 @@ for _a, _b in [((7,), (7,)), ((3, 1, 13), (4, 1)), ((2, 33), ())]:
              [np.broadcast_shapes(_a, _b)], props=flag("fmod", True), tol=EXACT))  # fmt: skip
 add(Case("mod", [np.array([7, -7, 7, -7, 0, 5, -128], np.int8), np.array([3, 3, -3, -3, 4, 0, -1], np.int8)], [(7,)],
          note="signs, zero and -1 divisors"))  # fmt: skip
-add(Case("mod", [np.array([7, -7, 5.5, -0.0, INF, 1.0], np.float32), np.array([3, 3, -2, 1, 2, INF], np.float32)], [(6,)],
-         props=flag("fmod", True), tol=EXACT, note="signs and infinities"))  # fmt: skip
+for _fmod in (True, False):
+    add(Case("mod", [np.array([7, -7, 5.5, -0.0, INF, 1.0, -1.0], np.float32), np.array([3, 3, -2, 1, 2, INF, INF], np.float32)],
+             [(7,)], props=flag("fmod", _fmod), tol=EXACT, note="signs and infinities"))  # fmt: skip
+    _y = normal((4, 9), np.float64, 2.0)
+    add(Case("mod", [normal((4, 9), np.float64, 10.0), np.where(np.abs(_y) < 0.1, 0.5, _y)], [(4, 9)], props=flag("fmod", _fmod), tol=EXACT))
 
 for _a, _b in [((7,), (7,)), ((3, 1, 13), (4, 1)), ((2, 33), ())]:
-    for _dtype in (np.uint8, np.uint16, np.uint32, np.uint64):
+    for _dtype in (np.uint8, np.uint16, np.uint32, np.uint64, np.int8, np.int32, np.int64):
         _bits = np.dtype(_dtype).itemsize * 8
-        _x = RNG.integers(0, 2**_bits - 1, _a, dtype=np.uint64).astype(_dtype)
-        _y = RNG.integers(0, _bits + 3, _b).astype(_dtype)  # some shifts by the width or more: 0
+        _x = RNG.integers(0, 2**_bits - 1, _a, dtype=np.uint64).astype(_dtype)  # (negative ones when signed)
+        _y = RNG.integers(-2 if np.dtype(_dtype).kind == "i" else 0, _bits + 3, _b).astype(_dtype)  # some out of range
         for _dir in ("left", "right"):
             add(Case("bit_shift", [_x, _y], [np.broadcast_shapes(_a, _b)], props=f'direction = "{_dir}"'))
 

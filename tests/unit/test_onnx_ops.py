@@ -319,6 +319,11 @@ def case_mod(rng):
     check("Mod", [a.astype(np.uint8) % 50, np.abs(b).astype(np.uint8)], 13)
     fa, fb = randn(rng, s) * 5, randn(rng, broadcastable(rng, s))
     check("Mod", [fa, np.where(np.abs(fb) < 0.1, 0.5, fb).astype(np.float32)], 13, fmod=1, exact=True)
+    # Floats with fmod=0 (opset 28; onnxruntime refuses them before): numpy.mod, as ONNX's reference.
+    fb = np.where(np.abs(fb) < 0.1, 0.5, fb).astype(np.float32)
+    model = make_model("Mod", [fa, fb], {}, 13)
+    (got,) = run_strati(model, feeds_of(model, [fa, fb], ()))
+    np.testing.assert_array_equal(got, np.mod(fa, fb))
 
 
 # --- linear algebra, convolution, pooling ---------------------------------------------------
@@ -819,6 +824,12 @@ def case_bit_shift(rng):
         bits = np.dtype(dtype).itemsize * 8
         a = rng.integers(0, 2**bits - 1, size=s, dtype=np.uint64).astype(dtype)
         b = rng.integers(0, bits, size=broadcastable(rng, s)).astype(dtype)
+        check("BitShift", [a, b], 11, direction="LEFT")
+        check("BitShift", [a, b], 11, direction="RIGHT")
+    for dtype in (np.int8, np.int32, np.int64):  # onnxruntime has no signed BitShift: ONNX's reference
+        bits = np.dtype(dtype).itemsize * 8
+        a = randint(rng, s, -100, 100, dtype)
+        b = randint(rng, broadcastable(rng, s), -2, bits + 2, dtype)
         check("BitShift", [a, b], 11, direction="LEFT")
         check("BitShift", [a, b], 11, direction="RIGHT")
 

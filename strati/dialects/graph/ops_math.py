@@ -23,8 +23,8 @@ SinOp, CosOp, TanOp, AsinOp, AcosOp, AtanOp, SinhOp, CoshOp, AsinhOp, AcoshOp, A
 
 @irdl_op_definition
 class ModOp(BinaryOp):
-    """Remainder with numpy broadcasting: the sign of ``rhs`` (numpy.mod, integers only) or, with
-    ``fmod``, the sign of ``lhs`` (C's fmod; required for floats, as in ONNX)."""
+    """Remainder with numpy broadcasting: the sign of ``rhs`` (numpy.mod) or, with ``fmod``, the
+    sign of ``lhs`` (C's fmod)."""
 
     name = "graph.mod"
     fmod = bool_prop(False)
@@ -32,8 +32,10 @@ class ModOp(BinaryOp):
 
 @irdl_op_definition
 class BitShiftOp(BinaryOp):
-    """``lhs << rhs`` or ``lhs >> rhs`` (``direction`` "left" or "right") on unsigned integers;
-    a shift by the bit width or more gives 0, as numpy."""
+    """``lhs << rhs`` or ``lhs >> rhs`` (``direction`` "left" or "right") on integers, as ONNX
+    BitShift: left shifts wrap, right shifts of signed integers are arithmetic, and a shift
+    by a negative amount or by the bit width or more gives the sign fill (-1 for a right
+    shift of a negative number, else 0)."""
 
     name = "graph.bit_shift"
     direction = str_prop()

@@ -108,14 +108,23 @@ func.func @mod(%a: tensor<4xi32>, %b: tensor<4xi32>, %x: tensor<4xf32>) -> (tens
 
 // -----
 
-// bit_shift: a shift by the bit width or more gives 0.
+// bit_shift: a shift amount outside [0, width) is replaced by 0 (which LLVM defines) and the
+// result by the sign fill: 0 for an unsigned one, -1 or 0 by the sign for a signed right shift.
 // CHECK-LABEL: func.func @bit_shift(
-// CHECK: [[S:%.*]] = arith.shrui [[A:%.*]], [[B:%.*]] : ui8
-// CHECK: [[BIG:%.*]] = arith.cmpi uge, [[B]], {{%.*}} : ui8
-// CHECK: arith.select [[BIG]], {{%.*}}, [[S]] : ui8
-func.func @bit_shift(%a: tensor<4xui8>, %b: tensor<4xui8>) -> tensor<4xui8> {
+// CHECK: [[OK:%.*]] = arith.andi
+// CHECK-NEXT: [[AMOUNT:%.*]] = arith.select [[OK]], [[B:%.*]], {{%.*}} : ui8
+// CHECK-NEXT: [[S:%.*]] = arith.shrui {{%.*}}, [[AMOUNT]] : ui8
+// CHECK-NEXT: arith.select [[OK]], [[S]], {{%.*}} : ui8
+// CHECK: [[OK2:%.*]] = arith.andi
+// CHECK-NEXT: [[AMOUNT2:%.*]] = arith.select [[OK2]], {{%.*}}, {{%.*}} : i32
+// CHECK: [[NEG:%.*]] = arith.cmpi slt
+// CHECK: [[FILL:%.*]] = arith.select [[NEG]], {{%.*}}, {{%.*}} : i32
+// CHECK-NEXT: [[S2:%.*]] = arith.shrsi {{%.*}}, [[AMOUNT2]] : i32
+// CHECK-NEXT: arith.select [[OK2]], [[S2]], [[FILL]] : i32
+func.func @bit_shift(%a: tensor<4xui8>, %b: tensor<4xui8>, %c: tensor<4xi32>) -> (tensor<4xui8>, tensor<4xi32>) {
   %r = graph.bit_shift %a, %b {direction = "right"} : tensor<4xui8>
-  func.return %r : tensor<4xui8>
+  %s = graph.bit_shift %c, %c {direction = "right"} : tensor<4xi32>
+  func.return %r, %s : tensor<4xui8>, tensor<4xi32>
 }
 
 // -----

@@ -14,8 +14,7 @@ from xdsl.utils.exceptions import VerifyException
 from strati.dialects.graph.attrs.common import flops_per_result_element, operand_element, register_all
 from strati.dialects.graph.attrs.elementwise import infer_broadcast, infer_float_same
 from strati.dialects.graph.ops_math import TRIGONOMETRIC
-from strati.dialects.shapes import is_float, is_int
-from strati.dialects.tensor.scalar import is_unsigned
+from strati.dialects.shapes import is_int
 from strati.registry import OpPattern, register_op_attr
 
 NUMPY_NAMES = {"asin": "arcsin", "acos": "arccos", "atan": "arctan", "asinh": "arcsinh", "acosh": "arccosh", "atanh": "arctanh"}
@@ -23,9 +22,6 @@ DIRECTIONS = ("left", "right")
 
 
 def infer_mod(op: Operation) -> list[TensorType]:
-    element = operand_element(op, 0)
-    if is_float(element) and not op.param("fmod"):
-        raise VerifyException("mod of floating-point tensors needs fmod = true (the sign of the dividend)")
     return infer_broadcast(op)
 
 
@@ -35,17 +31,29 @@ def mod(op: Operation, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def infer_bit_shift(op: Operation) -> list[TensorType]:
-    element = operand_element(op, 0)
-    if not (is_int(element) and is_unsigned(element)):
-        raise VerifyException(f"expects an unsigned integer tensor, got {op.operands[0].type}")
+    if not is_int(operand_element(op, 0)):
+        raise VerifyException(f"expects an integer tensor, got {op.operands[0].type}")
     if op.param("direction") not in DIRECTIONS:
         raise VerifyException(f"direction must be \"left\" or \"right\", got \"{op.param('direction')}\"")
     return infer_broadcast(op)
 
 
 def bit_shift(op: Operation, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    shifted = (np.left_shift if op.param("direction") == "left" else np.right_shift)(a, b)
-    return np.where(b >= a.dtype.itemsize * 8, np.zeros((), a.dtype), shifted).astype(a.dtype)
+    """Left shifts wrap (bits past the sign bit are lost); right shifts of signed integers
+    are arithmetic.  A shift by a negative amount or by the bit width or more leaves what
+    the sign extension alone gives: -1 for a right shift of a negative number, else 0."""
+    a, b = np.broadcast_arrays(a, b)
+    bits = a.dtype.itemsize * 8
+    valid = (b >= 0) & (b < bits)
+    amount = np.where(valid, b, 0).astype(np.uint64 if a.dtype.kind == "u" else np.int64)
+    if op.param("direction") == "left":
+        unsigned = a.view(f"u{a.dtype.itemsize}")
+        shifted = np.left_shift(unsigned, amount.astype(unsigned.dtype)).view(a.dtype)
+        fill = np.zeros((), a.dtype)
+    else:
+        shifted = np.right_shift(a, amount.astype(a.dtype))
+        fill = np.where(a < 0, a.dtype.type(-1) if a.dtype.kind == "i" else 0, 0).astype(a.dtype)
+    return np.where(valid, shifted, fill).astype(a.dtype)
 
 
 _TRIG = [f"graph.{n}" for n in TRIGONOMETRIC]

@@ -31,9 +31,10 @@ def _or(a: SSAValue, b: SSAValue) -> SSAValue:
 
 
 def mod(op: Operation, a: SSAValue, b: SSAValue) -> SSAValue:
-    if s.is_float(a.type):
-        return RemfOp(a, b).result
     zero = s.const(0, a.type)
+    if s.is_float(a.type):
+        r = RemfOp(a, b).result
+        return r if op.param("fmod") else _to_sign_of(r, b, zero)
     if s.is_unsigned(a.type):
         undefined = s.cmp("eq", b, zero)
         r = arith.RemUIOp(a, s.select(undefined, s.const(1, b.type), b)).result
@@ -41,18 +42,26 @@ def mod(op: Operation, a: SSAValue, b: SSAValue) -> SSAValue:
     undefined = _or(s.cmp("eq", b, zero), s.cmp("eq", b, s.const(-1, b.type)))
     r = arith.RemSIOp(a, s.select(undefined, s.const(1, b.type), b)).result
     r = s.select(undefined, zero, r)
-    if op.param("fmod"):
-        return r
-    # numpy.mod: a nonzero remainder takes the sign of the divisor.
+    return r if op.param("fmod") else _to_sign_of(r, b, zero)
+
+
+def _to_sign_of(r: SSAValue, b: SSAValue, zero: SSAValue) -> SSAValue:
+    """numpy.mod from a truncated remainder: a nonzero one takes the sign of the divisor."""
     differ = arith.XOrIOp(s.cmp("lt", r, zero), s.cmp("lt", b, zero)).result
     fix = arith.AndIOp(s.cmp("ne", r, zero), differ).result
     return s.select(fix, s.add(r, b), r)
 
 
 def bit_shift(op: Operation, a: SSAValue, b: SSAValue) -> SSAValue:
-    width = a.type.width.data
-    shifted = (arith.ShLIOp if op.param("direction") == "left" else arith.ShRUIOp)(a, b).result
-    return s.select(s.cmp("ge", b, s.const(width, b.type)), s.const(0, a.type), shifted)
+    width, zero = a.type.width.data, s.const(0, a.type)
+    valid = arith.AndIOp(s.cmp("ge", b, zero), s.cmp("lt", b, s.const(width, b.type))).result
+    amount = s.select(valid, b, zero)  # a shift LLVM defines, its result discarded when not valid
+    if op.param("direction") == "left":
+        return s.select(valid, arith.ShLIOp(a, amount).result, zero)
+    if s.is_unsigned(a.type):
+        return s.select(valid, arith.ShRUIOp(a, amount).result, zero)
+    fill = s.select(s.cmp("lt", a, zero), s.const(-1, a.type), zero)
+    return s.select(valid, arith.ShRSIOp(a, amount).result, fill)
 
 
 def _binary(body):

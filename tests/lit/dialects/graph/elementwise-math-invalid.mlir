@@ -20,10 +20,10 @@ func.func @case1(%a0: tensor<4xf32>) -> tensor<5xf32> {
 
 // -----
 
-// mod: floats without fmod
-func.func @case2(%a0: tensor<4xf32>, %a1: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error@+1 {{'graph.mod' op mod of floating-point tensors needs fmod = true (the sign of the dividend)}}
-  %r = graph.mod %a0, %a1 : tensor<4xf32>
+// mod: operands of different element types
+func.func @case2(%a0: tensor<4xf32>, %a1: tensor<4xf64>) -> tensor<4xf32> {
+  // expected-error@+1 {{'graph.mod' op operands must have the same element type, got tensor<4xf32>, tensor<4xf64>}}
+  %r = graph.mod %a0, %a1 : (tensor<4xf32>, tensor<4xf64>) -> tensor<4xf32>
   func.return %r : tensor<4xf32>
 }
 
@@ -47,11 +47,11 @@ func.func @case4(%a0: tensor<4x2xi32>, %a1: tensor<3xi32>) -> tensor<4x3xi32> {
 
 // -----
 
-// bit_shift: signed integers
-func.func @case5(%a0: tensor<4xi32>, %a1: tensor<4xi32>) -> tensor<4xi32> {
-  // expected-error@+1 {{'graph.bit_shift' op expects an unsigned integer tensor, got tensor<4xi32>}}
-  %r = graph.bit_shift %a0, %a1 {direction = "left"} : tensor<4xi32>
-  func.return %r : tensor<4xi32>
+// bit_shift: floats
+func.func @case5(%a0: tensor<4xf32>, %a1: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'graph.bit_shift' op expects an integer tensor, got tensor<4xf32>}}
+  %r = graph.bit_shift %a0, %a1 {direction = "left"} : tensor<4xf32>
+  func.return %r : tensor<4xf32>
 }
 
 // -----
