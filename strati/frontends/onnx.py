@@ -595,7 +595,7 @@ def analyse(model: onnx.ModelProto, constant_inputs: Iterable[str] = ()) -> Anal
                     node_problems.append(Problem(op_type, opset, "", "string tensors"))
                     break
             for a in node.attribute:
-                if a.type in (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS):
+                if a.type in (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS) and op_type != "If":
                     node_problems.append(Problem(op_type, opset, "(subgraphs)"))
                     break
         if not node_problems and version is not None:
@@ -885,6 +885,30 @@ class Importer:
     def binary(self, name: str, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.op(f"graph.{name}", [a, b])
 
+    # -- nodes
+
+    def convert(self, node: onnx.NodeProto, label: str, version: int | None, evaluated: bool = False) -> None:
+        """Build one node (or fold it, ``evaluated``) and record its outputs by ONNX name."""
+        self.set_loc(label)
+        self.node_label = f"node '{label}' ({node.op_type}, opset {self.opset})"
+        n = Node(self, node, version)
+        try:
+            outs = _evaluate(n) if evaluated else OPS[node.op_type].convert(n)
+        except NodeError as err:
+            raise StratiError(f"{self.node_label}: {err}") from None
+        if not isinstance(outs, (list, tuple)):
+            outs = [outs]
+        for name, v in zip(node.output, outs):
+            if not name or v is None:
+                continue
+            if isinstance(v, np.ndarray):
+                self.static[name] = v
+                self._init_locs[name] = self.loc
+                continue
+            if v.name_hint is None and v.owner is not None and not isinstance(v.owner, Block):
+                v.name_hint = sanitize(name)
+            self.values[name] = v
+
     # -- the whole graph
 
     def run(self) -> ModuleOp:
@@ -908,28 +932,9 @@ class Importer:
             self.values[name] = arg
 
         for index, node in enumerate(graph.node):
-            label = node.name or f"{node.op_type}_{index}"
-            self.set_loc(label)
-            self.node_label = f"node '{label}' ({node.op_type}, opset {self.opset})"
             version = self.analysis.versions[index]
             assert version is not None or index in self.analysis.evaluated
-            n = Node(self, node, version)
-            try:
-                outs = _evaluate(n) if index in self.analysis.evaluated else OPS[node.op_type].convert(n)
-            except NodeError as err:
-                raise StratiError(f"{self.node_label}: {err}") from None
-            if not isinstance(outs, (list, tuple)):
-                outs = [outs]
-            for i, (name, v) in enumerate(zip(node.output, outs)):
-                if not name or v is None:
-                    continue
-                if isinstance(v, np.ndarray):
-                    self.static[name] = v
-                    self._init_locs[name] = self.loc
-                    continue
-                if v.name_hint is None and v.owner is not None and not isinstance(v.owner, Block):
-                    v.name_hint = sanitize(name)
-                self.values[name] = v
+            self.convert(node, node.name or f"{node.op_type}_{index}", version, index in self.analysis.evaluated)
 
         self.set_loc("outputs")
         results = []
@@ -2430,4 +2435,4 @@ def import_model(
 
 
 # Converters defined in modules of their own (they register through ``op`` above).
-from strati.frontends import onnx_einsum, onnx_indexing, onnx_rnn  # noqa: E402,F401
+from strati.frontends import onnx_control, onnx_einsum, onnx_indexing, onnx_rnn  # noqa: E402,F401
