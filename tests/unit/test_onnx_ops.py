@@ -912,6 +912,23 @@ def case_recurrent(rng):
                 check(kind, [x, w, r, bias], 14, const=(1, 2, 3), outputs=outs, activations=acts, **attrs)
 
 
+@case("If", draws=2)
+def case_if(rng):
+    """A condition known at import (an initializer): the taken branch, reading an outer value."""
+    x = randn(rng, shape(rng, 2))
+    for cond in (True, False):
+        then_g = helper.make_graph([helper.make_node("Relu", ["x"], ["t"])], "then", [], [onnx.ValueInfoProto(name="t")])
+        else_g = helper.make_graph([helper.make_node("Neg", ["x"], ["e"])], "else", [], [onnx.ValueInfoProto(name="e")])
+        node = helper.make_node("If", ["c"], ["y"], then_branch=then_g, else_branch=else_g)
+        graph = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, x.shape)],
+                                  [onnx.ValueInfoProto(name="y")], [numpy_helper.from_array(np.array(cond), "c")])  # fmt: skip
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+        model.ir_version = 8
+        (want,), _ = run_oracle(model, {"x": x})
+        (got,) = run_strati(model, {"x": x})
+        np.testing.assert_array_equal(got, want)
+
+
 # --- the test -------------------------------------------------------------------------------
 
 
