@@ -39,7 +39,13 @@ def _hw() -> Dialect:
     return Hw
 
 
-_OURS: dict[str, Callable[[], Dialect]] = {"graph": _graph, "tensor": _tensor, "loop": _loop, "hw": _hw}
+def _arith() -> Dialect:
+    from strati.dialects.arith_remf import Arith
+
+    return Arith
+
+
+_OURS: dict[str, Callable[[], Dialect]] = {"graph": _graph, "tensor": _tensor, "loop": _loop, "hw": _hw, "arith": _arith}
 _PLUGINS: dict[str, Callable[[], Dialect]] = {}
 
 

@@ -68,6 +68,7 @@ from strati.frontends.onnx_checks import ModelCheckError, check_declared_shapes,
 from strati.limits import LIMITS, LimitError, exceeded
 from strati.dialects.shapes import make_tensor, shape_of
 from strati.dialects.uniform import group_by_defs
+from strati.frontends import onnx_fold
 
 MIN_OPSET = 6
 MAX_OPSET = 21
@@ -507,6 +508,7 @@ class Analysis:
     versions: list[int | None]  # per node
     types: dict[str, onnx.TypeProto]
     report: dict[tuple[str, str], dict] = field(default_factory=dict)
+    evaluated: set[int] = field(default_factory=set)  # nodes folded by ONNX's reference (onnx_fold)
 
 
 def analyse(model: onnx.ModelProto, constant_inputs: Iterable[str] = ()) -> Analysis:
@@ -517,7 +519,7 @@ def analyse(model: onnx.ModelProto, constant_inputs: Iterable[str] = ()) -> Anal
     types = _shape_inference(model)
     constant_inputs = set(constant_inputs)
     report: dict[tuple[str, str], dict] = {}
-
+    evaluated: set[int] = set()
 
     # Values: inputs, outputs, initializers.
     init_names = {t.name for t in graph.initializer}
@@ -593,7 +595,7 @@ def analyse(model: onnx.ModelProto, constant_inputs: Iterable[str] = ()) -> Anal
                     node_problems.append(Problem(op_type, opset, "", "string tensors"))
                     break
             for a in node.attribute:
-                if a.type in (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS):
+                if a.type in (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS) and op_type != "If":
                     node_problems.append(Problem(op_type, opset, "(subgraphs)"))
                     break
         if not node_problems and version is not None:
@@ -610,6 +612,14 @@ def analyse(model: onnx.ModelProto, constant_inputs: Iterable[str] = ()) -> Anal
                     schema_inputs = _input_names(op_type, version)
                     what = schema_inputs[i] if i < len(schema_inputs) else f"input {i}"
                     node_problems.append(Problem(op_type, opset, f"{what} input is not a constant", needs_constant=needs))
+        if (
+            node_problems
+            and domain in DEFAULT_DOMAINS
+            and not any(p.out_of_scope for p in node_problems)
+            and onnx_fold.foldable(node, static.__contains__, shape, FOLD_LIMIT)
+        ):
+            evaluated.add(index)  # only constants in: evaluated at import, whatever the op
+            node_problems = []
         problems += node_problems
         entry["problems"] += [p for p in node_problems if p not in entry["problems"]]
         versions.append(version)
@@ -634,7 +644,7 @@ def analyse(model: onnx.ModelProto, constant_inputs: Iterable[str] = ()) -> Anal
             for o in node.output:
                 if o and o not in known_shape:
                     known_shape[o] = _tp_shape(types.get(o))
-    return Analysis(model, opset, problems, versions, types, report)
+    return Analysis(model, opset, problems, versions, types, report, evaluated)
 
 
 def _input_names(op_type: str, version: int) -> list[str]:
@@ -875,6 +885,30 @@ class Importer:
     def binary(self, name: str, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.op(f"graph.{name}", [a, b])
 
+    # -- nodes
+
+    def convert(self, node: onnx.NodeProto, label: str, version: int | None, evaluated: bool = False) -> None:
+        """Build one node (or fold it, ``evaluated``) and record its outputs by ONNX name."""
+        self.set_loc(label)
+        self.node_label = f"node '{label}' ({node.op_type}, opset {self.opset})"
+        n = Node(self, node, version)
+        try:
+            outs = _evaluate(n) if evaluated else OPS[node.op_type].convert(n)
+        except NodeError as err:
+            raise StratiError(f"{self.node_label}: {err}") from None
+        if not isinstance(outs, (list, tuple)):
+            outs = [outs]
+        for name, v in zip(node.output, outs):
+            if not name or v is None:
+                continue
+            if isinstance(v, np.ndarray):
+                self.static[name] = v
+                self._init_locs[name] = self.loc
+                continue
+            if v.name_hint is None and v.owner is not None and not isinstance(v.owner, Block):
+                v.name_hint = sanitize(name)
+            self.values[name] = v
+
     # -- the whole graph
 
     def run(self) -> ModuleOp:
@@ -898,28 +932,9 @@ class Importer:
             self.values[name] = arg
 
         for index, node in enumerate(graph.node):
-            label = node.name or f"{node.op_type}_{index}"
-            self.set_loc(label)
-            self.node_label = f"node '{label}' ({node.op_type}, opset {self.opset})"
             version = self.analysis.versions[index]
-            assert version is not None
-            n = Node(self, node, version)
-            try:
-                outs = OPS[node.op_type].convert(n)
-            except NodeError as err:
-                raise StratiError(f"{self.node_label}: {err}") from None
-            if not isinstance(outs, (list, tuple)):
-                outs = [outs]
-            for i, (name, v) in enumerate(zip(node.output, outs)):
-                if not name or v is None:
-                    continue
-                if isinstance(v, np.ndarray):
-                    self.static[name] = v
-                    self._init_locs[name] = self.loc
-                    continue
-                if v.name_hint is None and v.owner is not None and not isinstance(v.owner, Block):
-                    v.name_hint = sanitize(name)
-                self.values[name] = v
+            assert version is not None or index in self.analysis.evaluated
+            self.convert(node, node.name or f"{node.op_type}_{index}", version, index in self.analysis.evaluated)
 
         self.set_loc("outputs")
         results = []
@@ -944,6 +959,20 @@ class Importer:
         if diag is not None:
             raise StratiError(f"the imported module does not verify (a bug in the importer): {diag}")
         return module
+
+
+def _evaluate(n: Node) -> list[np.ndarray]:
+    """A node the check found foldable, by ONNX's reference evaluator (see onnx_fold)."""
+    inputs = []
+    for i in range(n.n_inputs):
+        value = n.const(i)
+        if n.has(i) and value is None:
+            raise NodeError(f"input '{n.proto.input[i]}' is not a constant at import (needed to fold the node)")
+        inputs.append(value)
+    try:
+        return onnx_fold.evaluate(n.proto, inputs, n.b.opset, FOLD_LIMIT)
+    except onnx_fold.FoldError as err:
+        raise NodeError(str(err)) from None
 
 
 def _erase_dead(block: Block) -> None:
@@ -1387,28 +1416,9 @@ def _round(n: Node):
     return n.b.op("graph.where", [small, r, x])
 
 
-def _check_mod(info: NodeInfo) -> list[str]:
-    et = info.elem(info.node.input[0]) if info.has(0) else None
-    dtype = None if et is None else elem_dtype(et)
-    if dtype is not None and dtype.kind == "f":
-        return ["on floating-point tensors"]
-    return []
-
-
-@op("Mod", check=_check_mod)
+@op("Mod")
 def _mod(n: Node):
-    """Integers only: a - trunc(a / b) * b, then (fmod=0) moved to the sign of b."""
-    a, b = n.x(0), n.x(1)
-    dtype = n.dtype(0)
-    if dtype.kind == "f":
-        raise NodeError("Mod of floating-point tensors is not supported")
-    r = n.b.binary("sub", a, n.b.binary("mul", n.b.binary("div", a, b), b))
-    if n.a("fmod", 0) or dtype.kind == "u":
-        return r
-    zero = n.b.scalar(0, dtype)
-    differ = n.b.binary("equal", n.b.binary("less", r, zero), _not(n, n.b.binary("less", b, zero)))
-    fix = n.b.op("graph.where", [n.b.binary("equal", r, zero), _false(n), differ])
-    return n.b.op("graph.where", [fix, n.b.binary("add", r, b), r])
+    return n.b.op("graph.mod", [n.x(0), n.x(1)], {"fmod": bool(n.a("fmod", 0))})
 
 
 @op("Trilu", static=(1,))
@@ -2317,12 +2327,15 @@ def _space_to_depth(n: Node):
 def _check_resize(info: NodeInfo) -> list[str]:
     out = []
     mode = info.a("mode", "nearest")
-    if mode != "nearest":
+    if mode not in ("nearest", "linear", "cubic") or (mode == "cubic" and info.node.op_type != "Resize"):
         out.append(f"mode={mode}")
     if info.node.op_type == "Resize" and info.version >= 11:
         ctm = info.a("coordinate_transformation_mode", "half_pixel")
-        if ctm not in ("half_pixel", "asymmetric", "align_corners", "pytorch_half_pixel", "tf_half_pixel_for_nn"):
+        allowed = ("half_pixel", "asymmetric", "align_corners", "pytorch_half_pixel")
+        if ctm not in allowed + (("tf_half_pixel_for_nn",) if mode == "nearest" else ()):
             out.append(f"coordinate_transformation_mode={ctm}")
+        if mode != "nearest" and info.a("antialias", 0):
+            out.append("antialias=1")
         nearest = info.a("nearest_mode", "round_prefer_floor")
         if nearest not in ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil"):
             out.append(f"nearest_mode={nearest}")
@@ -2357,9 +2370,12 @@ def _resize(n: Node):
     else:
         raise NodeError("needs scales or sizes")
     props = {
+        "mode": n.a("mode", "nearest"),
         "coordinate_transformation_mode": n.a("coordinate_transformation_mode", "half_pixel"),
-        "nearest_mode": n.a("nearest_mode", "round_prefer_floor"),
+        "nearest_mode": n.a("nearest_mode", "round_prefer_floor") if n.a("mode", "nearest") == "nearest" else None,
     }
+    if n.a("mode") == "cubic":
+        props.update(cubic_coeff_a=float(n.a("cubic_coeff_a", -0.75)), exclude_outside=bool(n.a("exclude_outside", 0)))
     if scales_prop is not None:
         props["scales"] = DenseArrayBase.from_list(f32, [float(s) for s in scales_prop])
     x = n.x(0)
@@ -2372,10 +2388,15 @@ def _check_scales(scales: Sequence[float]) -> None:
 
 
 def _resize_legacy(n: Node, scales: Sequence[float]) -> SSAValue:
+    """Upsample (7-9) and Resize 10: asymmetric coordinates; mode nearest takes index
+    floor(i / scale), as onnxruntime (it rounds up instead when downsampling)."""
     _check_scales(scales)
-    """Upsample (7-9) and Resize 10, mode nearest: index floor(i / scale), as onnxruntime
-    (asymmetric; it rounds up instead when downsampling)."""
     shape = n.static_shape(0)
+    if n.a("mode", "nearest") == "linear":
+        sizes = [int(np.floor(np.float32(d) * np.float32(s))) for d, s in zip(shape, scales)]
+        props = {"mode": "linear", "coordinate_transformation_mode": "asymmetric",
+                 "scales": DenseArrayBase.from_list(f32, [float(s) for s in scales])}
+        return n.b.op("graph.resize", [n.x(0)], props, result_type=make_tensor(sizes, n.x(0).type.get_element_type()))
     if all(s >= 1 for s in scales):
         nearest = "floor"
     elif all(s <= 1 for s in scales):
@@ -2426,3 +2447,7 @@ def import_model(
     if analysis.problems:
         raise UnsupportedModelError(analysis.problems)
     return Importer(proto, analysis, constant_inputs).run()
+
+
+# Converters defined in modules of their own (they register through ``op`` above).
+from strati.frontends import onnx_control, onnx_einsum, onnx_indexing, onnx_rnn  # noqa: E402,F401

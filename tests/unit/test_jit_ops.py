@@ -596,6 +596,95 @@ for _ctm in COORDINATE_MODES:
         _k += 1
 
 
+
+# --- indexing by values, trigonometric functions, mod, bit_shift, resize linear ---------------------
+
+TRIG_DOMAIN = {"asin": np.tanh, "acos": np.tanh, "atanh": lambda x: np.tanh(x) * 0.99, "acosh": lambda x: np.abs(x) + 1}
+for _op in ["sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh"]:
+    _f = TRIG_DOMAIN.get(_op, lambda x: x)
+    for _shape, _dtype in [((7,), np.float32), ((3, 1, 13), np.float32), ((), np.float32), ((0, 5), np.float32),
+                           ((5, 7), np.float64), ((3, 11), np.float16)]:  # fmt: skip
+        add(Case(_op, [np.asarray(_f(normal(_shape, _dtype, 2.0)), _dtype)], [_shape]))
+    add(Case(_op, [SPECIAL.copy()], [SPECIAL.shape], note="special values"))
+
+for _a, _b in [((7,), (7,)), ((3, 1, 13), (4, 1)), ((2, 33), ())]:
+    for _dtype in (np.int32, np.int64, np.int8, np.uint8):
+        _x, _y = integers(_a, _dtype, 0 if _dtype == np.uint8 else -20, 20), integers(_b, _dtype, 0 if _dtype == np.uint8 else -6, 7)
+        for _fmod in (False, True):
+            add(Case("mod", [_x, _y], [np.broadcast_shapes(_a, _b)], props=flag("fmod", True) if _fmod else ""))
+    _y = normal(_b, scale=2.0)
+    add(Case("mod", [normal(_a, scale=10.0), np.where(np.abs(_y) < 0.1, 0.5, _y).astype(np.float32)],
+             [np.broadcast_shapes(_a, _b)], props=flag("fmod", True), tol=EXACT))  # fmt: skip
+add(Case("mod", [np.array([7, -7, 7, -7, 0, 5, -128], np.int8), np.array([3, 3, -3, -3, 4, 0, -1], np.int8)], [(7,)],
+         note="signs, zero and -1 divisors"))  # fmt: skip
+for _fmod in (True, False):
+    add(Case("mod", [np.array([7, -7, 5.5, -0.0, INF, 1.0, -1.0], np.float32), np.array([3, 3, -2, 1, 2, INF, INF], np.float32)],
+             [(7,)], props=flag("fmod", _fmod), tol=EXACT, note="signs and infinities"))  # fmt: skip
+    _y = normal((4, 9), np.float64, 2.0)
+    add(Case("mod", [normal((4, 9), np.float64, 10.0), np.where(np.abs(_y) < 0.1, 0.5, _y)], [(4, 9)], props=flag("fmod", _fmod), tol=EXACT))
+
+for _a, _b in [((7,), (7,)), ((3, 1, 13), (4, 1)), ((2, 33), ())]:
+    for _dtype in (np.uint8, np.uint16, np.uint32, np.uint64, np.int8, np.int32, np.int64):
+        _bits = np.dtype(_dtype).itemsize * 8
+        _x = RNG.integers(0, 2**_bits - 1, _a, dtype=np.uint64).astype(_dtype)  # (negative ones when signed)
+        _y = RNG.integers(-2 if np.dtype(_dtype).kind == "i" else 0, _bits + 3, _b).astype(_dtype)  # some out of range
+        for _dir in ("left", "right"):
+            add(Case("bit_shift", [_x, _y], [np.broadcast_shapes(_a, _b)], props=f'direction = "{_dir}"'))
+
+for _i, (_shape, _ishape, _axis) in enumerate([((5, 3), (4, 3), 0), ((5, 3), (5, 7), 1), ((2, 3, 4), (2, 2, 4), -2),
+                                               ((33, 7), (13, 7), 0), ((4,), (0,), 0)]):  # fmt: skip
+    _data = sample(_shape, [np.float32, np.int64][_i % 2])
+    _n = _shape[_axis]
+    _idx = RNG.integers(-_n, _n, _ishape).astype([np.int64, np.int32][(_i // 2) % 2])
+    add(Case("gather_elements", [_data, _idx], [_ishape], [_data.dtype], props=f"axis = {_axis}"))
+
+for _i, (_shape, _ishape, _batch) in enumerate([((5, 3), (4, 2), 0), ((5, 3), (2, 1), 0), ((2, 3, 4), (2, 5, 1), 1),
+                                                ((4, 6), (2,), 0), ((2, 3, 4, 5), (2, 3, 2), 2)]):  # fmt: skip
+    _data = sample(_shape, [np.float32, np.int32][_i % 2])
+    _k = _ishape[-1]
+    _dims = np.array(_shape[_batch : _batch + _k])
+    _idx = (RNG.integers(0, 1 << 20, _ishape) % (2 * _dims) - _dims).astype(np.int64)  # in [-d, d)
+    _out = _ishape[:-1] + _shape[_batch + _k :]
+    add(Case("gather_nd", [_data, _idx], [_out], [_data.dtype], props=f"batch_dims = {_batch}" if _batch else ""))
+
+for _i, (_shape, _idx) in enumerate([((5, 3), [[4], [0], [-2]]), ((5, 3), [[1, 2], [0, -1], [1, 2]]),
+                                     ((2, 3, 4), [[[1, 0], [0, 2]]]), ((7,), [[3]]), ((3, 13), [[2], [1], [0], [-1]])]):  # fmt: skip
+    _idx = np.array(_idx, np.int64)
+    _dtype = [np.float32, np.int32][_i % 2]
+    _updates = sample(_idx.shape[:-1] + _shape[_idx.shape[-1] :], _dtype)
+    for _red in ["none", "add", "mul", "max", "min"] if _i < 3 else ["none"]:
+        if _red == "none" and _i in (1, 4):
+            continue  # repeated index tuples: undefined without a reduction
+        add(Case("scatter_nd", [sample(_shape, _dtype), _idx, _updates], [_shape], [_dtype],
+                 props=f'reduction = "{_red}"' if _red != "none" else ""))  # fmt: skip
+
+for _i, (_shape, _axis) in enumerate([((7,), 0), ((3, 1, 13), -1), ((2, 33), 0), ((4, 5, 3), 1), ((0, 3), 1)]):
+    for _dtype in (np.float32, np.int32, np.float64):
+        for _ex, _rev in [(False, False), (True, False), (False, True), (True, True)][: 4 if _dtype == np.float32 else 1]:
+            _p = props(f"axis = {_axis}", flag("exclusive", True) if _ex else "", flag("reverse", True) if _rev else "")
+            add(Case("cumsum", [sample(_shape, _dtype)], [_shape], props=_p))
+
+for _i, (_shape, _axis, _k) in enumerate([((7,), 0, 3), ((3, 13), -1, 5), ((4, 5, 3), 1, 5), ((2, 33), 1, 0), ((6, 2), 0, 6)]):
+    for _dtype, _largest in [(np.float32, True), (np.float32, False), (np.int32, True), (np.int8, False)]:
+        _x = sample(_shape, _dtype) if _dtype == np.float32 else integers(_shape, _dtype, -3, 3)  # ties
+        _out = list(_shape)
+        _out[_axis] = _k
+        _p = props(f"k = {_k}", f"axis = {_axis}" if _axis != -1 else "", flag("largest", False) if not _largest else "")
+        add(Case("topk", [_x], [tuple(_out)] * 2, [_dtype, np.int64], props=_p, tol=EXACT))
+
+for _i, (_shape, _scales) in enumerate(RESIZE_SCALES):
+    _ctm = ("half_pixel", "asymmetric", "align_corners", "pytorch_half_pixel")[_i % 4]
+    _out = tuple(int(np.floor(np.float32(n) * np.float32(s))) for n, s in zip(_shape, _scales))
+    _p = f'mode = "linear", coordinate_transformation_mode = "{_ctm}", scales = array<f32: {", ".join(repr(float(s)) for s in _scales)}>'
+    # f32 tolerance for f64 data too: the weights come from f32 coordinates (as onnxruntime's), which
+    # fast-math may compute as x * (1 / scale), one f32 rounding apart from the reference's x / scale.
+    add(Case("resize", [normal(_shape, [np.float32, np.float64][_i % 2])], [_out], props=_p, tol=F32))
+for _i, (_shape, _sizes) in enumerate(RESIZE_SIZES):
+    _ctm = ("pytorch_half_pixel", "half_pixel", "align_corners", "asymmetric")[_i % 4]
+    add(Case("resize", [normal(_shape)], [_sizes], props=f'mode = "linear", coordinate_transformation_mode = "{_ctm}"', tol=F32))
+    _cubic = 'mode = "cubic"' + (", exclude_outside = true" if _i % 2 else ", cubic_coeff_a = -0.5")
+    add(Case("resize", [normal(_shape)], [_sizes], props=f'{_cubic}, coordinate_transformation_mode = "{_ctm}"', tol=F32))
+
 # --- known failures --------------------------------------------------------------------------------
 
 KNOWN: list[tuple] = []  # (predicate on a Case, reason): none at present

@@ -224,14 +224,14 @@ def test_constant_inputs():
 def unsupported_model():
     nodes = [
         helper.make_node("Relu", ["x"], ["r"]),
-        helper.make_node("Sin", ["r"], ["s"]),
-        helper.make_node("TopK", ["s", "k"], ["v", "i"]),
-        helper.make_node("Resize", ["v", "", "scales"], ["z"], mode="linear"),
-        helper.make_node("Sin", ["z"], ["z2"]),
-        helper.make_node("Pad", ["z2", "pads"], ["p"], mode="wrap"),
+        helper.make_node("NonZero", ["r"], ["s"]),
+        helper.make_node("GridSample", ["r", "grid"], ["g"]),
+        helper.make_node("Resize", ["g", "", "scales"], ["z"], mode="linear", antialias=1),
+        helper.make_node("NonZero", ["z"], ["z2"]),
+        helper.make_node("Pad", ["z", "pads"], ["p"], mode="wrap"),
     ]
     inits = [
-        numpy_helper.from_array(np.array([2], np.int64), "k"),
+        numpy_helper.from_array(np.zeros((1, 4, 4, 2), np.float32), "grid"),
         numpy_helper.from_array(np.array([1, 1, 2, 2], np.float32), "scales"),
         numpy_helper.from_array(np.zeros(8, np.int64), "pads"),
     ]
@@ -242,11 +242,14 @@ def test_unsupported_model_lists_everything():
     with pytest.raises(UnsupportedModelError) as info:
         import_model(unsupported_model())
     message = str(info.value)
-    assert message == "unsupported: Sin (opset 19); TopK (opset 19); Resize (opset 19) mode=linear; Pad (opset 19) mode=wrap"
+    assert message == (
+        "unsupported: NonZero (opset 19); GridSample (opset 19); Resize (opset 19) antialias=1; Pad (opset 19) mode=wrap"
+    )
     assert not info.value.out_of_scope
     # check_model gives every occurrence, node by node.
     assert [str(p) for p in check_model(unsupported_model())] == [
-        "Sin (opset 19)", "TopK (opset 19)", "Resize (opset 19) mode=linear", "Sin (opset 19)", "Pad (opset 19) mode=wrap"
+        "NonZero (opset 19)", "GridSample (opset 19)", "Resize (opset 19) antialias=1", "NonZero (opset 19)",
+        "Pad (opset 19) mode=wrap",
     ]
 
 
@@ -305,8 +308,8 @@ def test_report(tmp_path, conv_model):
     assert lines[0].split() == ["op", "type", "opset", "nodes", "status"]
     rows = {line.split()[0]: line for line in lines[1:-1]}
     assert re.fullmatch(r"Relu\s+19\s+1\s+supported", rows["Relu"])
-    assert re.fullmatch(r"Sin\s+19\s+2\s+unsupported: operator not supported", rows["Sin"])
-    assert rows["Resize"].endswith("unsupported: mode=linear")
+    assert re.fullmatch(r"NonZero\s+19\s+2\s+unsupported: operator not supported", rows["NonZero"])
+    assert rows["Resize"].endswith("unsupported: antialias=1")
     assert rows["Pad"].endswith("unsupported: mode=wrap")
     assert lines[-1] == "5 op types, 6 nodes: the model does not import (4 of 5 op types unsupported)"
     good = tmp_path / "good.onnx"
@@ -320,7 +323,10 @@ def test_unsupported_model_is_one_line(tmp_path):
     for name in ("strati-import", "strati-run"):
         out = tool(name, str(path))
         assert out.returncode == 1 and out.stdout == ""
-        assert out.stderr == f"{name}: error: unsupported: Sin (opset 19); TopK (opset 19); Resize (opset 19) mode=linear; Pad (opset 19) mode=wrap\n"
+        assert out.stderr == (
+            f"{name}: error: unsupported: NonZero (opset 19); GridSample (opset 19); Resize (opset 19) antialias=1; "
+            "Pad (opset 19) mode=wrap\n"
+        )
 
 
 @pytest.mark.parametrize("kind", ["truncated", "garbage", "empty", "missing", "directory"])

@@ -19,7 +19,7 @@ import onnxruntime as ort
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from strati.frontends.onnx import bind_feeds, import_model, supported_op_types
+from strati.frontends.onnx import UnsupportedModelError, bind_feeds, import_model, supported_op_types
 from strati.runtime.interpreter import find_function, run_function
 
 RTOL, ATOL = 1e-4, 1e-5
@@ -316,6 +316,14 @@ def case_mod(rng):
     check("Mod", [a, b], 13)
     check("Mod", [a, b], 13, fmod=1)
     check("Mod", [a.astype(np.int32), b.astype(np.int32)], 10)
+    check("Mod", [a.astype(np.uint8) % 50, np.abs(b).astype(np.uint8)], 13)
+    fa, fb = randn(rng, s) * 5, randn(rng, broadcastable(rng, s))
+    check("Mod", [fa, np.where(np.abs(fb) < 0.1, 0.5, fb).astype(np.float32)], 13, fmod=1, exact=True)
+    # Floats with fmod=0 (opset 28; onnxruntime refuses them before): numpy.mod, as ONNX's reference.
+    fb = np.where(np.abs(fb) < 0.1, 0.5, fb).astype(np.float32)
+    model = make_model("Mod", [fa, fb], {}, 13)
+    (got,) = run_strati(model, feeds_of(model, [fa, fb], ()))
+    np.testing.assert_array_equal(got, np.mod(fa, fb))
 
 
 # --- linear algebra, convolution, pooling ---------------------------------------------------
@@ -733,6 +741,192 @@ def case_matrices(rng):
     m = randn(rng, shape(rng, 2, lo=2, hi=6))
     check("EyeLike", [m], 9, k=int(rng.integers(-2, 3)))
     check("EyeLike", [m], 9, dtype=TensorProto.INT64)
+
+
+# --- ops that index by values, trigonometric functions, bit shifts ---------------------------
+
+TRIGONOMETRIC = {
+    # op: (opset, value transform into the domain)
+    "Sin": (7, None), "Cos": (7, None), "Tan": (7, None), "Atan": (7, None),
+    "Asin": (7, np.tanh), "Acos": (7, np.tanh), "Sinh": (9, None), "Cosh": (9, None),
+    "Asinh": (9, None), "Acosh": (9, lambda x: np.abs(x) + 1), "Atanh": (9, lambda x: np.tanh(x) * 0.99),
+}  # fmt: skip
+
+
+@case(*TRIGONOMETRIC)
+def case_trigonometric(rng):
+    x = randn(rng, shape(rng, int(rng.integers(0, 4)))) * 2
+    for op_type, (opset, transform) in TRIGONOMETRIC.items():
+        check(op_type, [x if transform is None else transform(x).astype(np.float32)], opset)
+    check("Sin", [x.astype(np.float64)], 7)
+
+
+@case("GatherElements", "GatherND", "ScatterND")
+def case_gather_scatter(rng):
+    s = shape(rng, 3)
+    x = randn(rng, s)
+    axis = int(rng.integers(-3, 3))
+    t = list(s)
+    t[axis] = int(rng.integers(1, 6))
+    t = [int(rng.integers(1, d + 1)) if i != axis % 3 else d for i, d in enumerate(t)]
+    idx = rng.integers(-s[axis], s[axis], size=t)
+    check("GatherElements", [x, idx], 13, axis=axis, exact=True)
+    check("GatherElements", [x, idx.astype(np.int32)], 11, const=(1,), axis=axis, exact=True)
+    k = int(rng.integers(1, 4))
+    tuples = np.stack([rng.integers(-d, d, size=(2, 3)) for d in s[:k]], axis=-1)
+    check("GatherND", [x, tuples], 13, exact=True)
+    batch = np.stack([rng.integers(0, d, size=(s[0], 2)) for d in s[1:3]], axis=-1)
+    check("GatherND", [x, batch], 12, batch_dims=1, exact=True)
+    # ScatterND: distinct index tuples (repeated ones are undefined for reduction none).
+    flat = rng.permutation(int(np.prod(s[:k])))[: int(rng.integers(1, 4))]
+    where = np.stack(np.unravel_index(flat, s[:k]), axis=-1).astype(np.int64)
+    updates = randn(rng, (len(flat),) + s[k:])
+    check("ScatterND", [x, where, updates], 11, exact=True)
+    check("ScatterND", [x, where, updates], 13, const=(1,), exact=True)
+    for reduction in ("add", "mul"):
+        check("ScatterND", [x, where, updates], 16, reduction=reduction)
+    for reduction in ("max", "min"):
+        check("ScatterND", [x, where, updates], 18, reduction=reduction)
+
+
+@case("CumSum")
+def case_cumsum(rng):
+    s = shape(rng, int(rng.integers(1, 4)))
+    x = randn(rng, s)
+    axis = np.array(int(rng.integers(-len(s), len(s))), np.int64)
+    for exclusive in (0, 1):
+        for reverse in (0, 1):
+            check("CumSum", [x, axis], 14, const=(1,), exclusive=exclusive, reverse=reverse)
+    check("CumSum", [randint(rng, s), axis.astype(np.int32)], 11, const=(1,))
+    check("CumSum", [x.astype(np.float64), axis], 14, const=(1,), reverse=1)
+
+
+@case("TopK")
+def case_topk(rng):
+    s = shape(rng, int(rng.integers(1, 4)), lo=2, hi=6)
+    axis = int(rng.integers(-len(s), len(s)))
+    x = randn(rng, s)
+    k = int(rng.integers(0, s[axis] + 1))
+    outs = ["values", "indices"]
+    check("TopK", [x, np.array([k], np.int64)], 11, const=(1,), outputs=outs, axis=axis, exact=True)
+    check("TopK", [x, np.array([k], np.int64)], 11, const=(1,), outputs=outs, axis=axis, largest=0, exact=True)
+    check("TopK", [x, np.array([k], np.int64)], 10, const=(1,), outputs=outs, axis=axis, exact=True)
+    check("TopK", [x], 1, outputs=outs, k=k, axis=axis, exact=True)
+    ties = randint(rng, s, 0, 3)  # equal values: lower indices first
+    check("TopK", [ties, np.array([k], np.int64)], 11, const=(1,), outputs=outs, axis=axis)
+    check("TopK", [ties, np.array([k], np.int64)], 11, const=(1,), outputs=outs, axis=axis, largest=0)
+
+
+@case("BitShift")
+def case_bit_shift(rng):
+    s = shape(rng, 2)
+    for dtype in (np.uint8, np.uint16, np.uint32, np.uint64):
+        bits = np.dtype(dtype).itemsize * 8
+        a = rng.integers(0, 2**bits - 1, size=s, dtype=np.uint64).astype(dtype)
+        b = rng.integers(0, bits, size=broadcastable(rng, s)).astype(dtype)
+        check("BitShift", [a, b], 11, direction="LEFT")
+        check("BitShift", [a, b], 11, direction="RIGHT")
+    for dtype in (np.int8, np.int32, np.int64):  # onnxruntime has no signed BitShift: ONNX's reference
+        bits = np.dtype(dtype).itemsize * 8
+        a = randint(rng, s, -100, 100, dtype)
+        b = randint(rng, broadcastable(rng, s), -2, bits + 2, dtype)
+        check("BitShift", [a, b], 11, direction="LEFT")
+        check("BitShift", [a, b], 11, direction="RIGHT")
+
+
+@case("Resize", "Upsample")
+def case_resize_interpolated(rng):
+    x = randn(rng, (1, 2, int(rng.integers(2, 5)), int(rng.integers(2, 5))))
+    scales = np.array([1, 1, rng.choice([0.5, 1.5, 2.0, 3.0]), rng.choice([0.6, 2.0, 2.5])], np.float32)
+    for ctm in ("half_pixel", "asymmetric", "align_corners", "pytorch_half_pixel"):
+        check("Resize", [x, None, scales], 13, const=(2,), mode="linear", coordinate_transformation_mode=ctm)
+    sizes = np.array([1, 2, int(rng.integers(1, 8)), int(rng.integers(1, 8))], np.int64)
+    check("Resize", [x, None, None, sizes], 13, const=(3,), mode="linear")
+    check("Resize", [x, None, None, sizes], 19, const=(3,), mode="linear", coordinate_transformation_mode="align_corners")
+    check("Resize", [x, np.array([], np.float32), scales], 11, const=(1, 2), mode="linear")
+    up = np.array([1, 1, 2, 3], np.float32)
+    check("Resize", [x, up], 10, const=(1,), mode="linear")
+    check("Upsample", [x, up], 9, const=(1,), mode="linear")
+    check("Resize", [randn(rng, (3, 5)), None, np.array([2.0, 0.5], np.float32)], 13, const=(2,), mode="linear")
+    for ctm in ("half_pixel", "asymmetric", "align_corners", "pytorch_half_pixel"):
+        check("Resize", [x, None, scales], 13, const=(2,), mode="cubic", coordinate_transformation_mode=ctm)
+    check("Resize", [x, None, scales], 13, const=(2,), mode="cubic", cubic_coeff_a=-0.5, exclude_outside=1)
+    check("Resize", [x, None, None, sizes], 18, const=(3,), mode="cubic", exclude_outside=1)
+
+
+EINSUM = [
+    # equation, operand shapes
+    ("ij,jk->ik", [(3, 4), (4, 5)]),
+    ("bij,bjk->bik", [(2, 3, 4), (2, 4, 5)]),
+    ("ij->ji", [(3, 4)]),
+    ("ij->", [(3, 4)]),
+    ("i,i->", [(5,), (5,)]),
+    ("i,j->ij", [(3,), (4,)]),
+    ("ij,kj", [(3, 4), (5, 4)]),  # implicit output: ik
+    ("...ij,...jk->...ik", [(2, 1, 3, 4), (5, 4, 2)]),  # ellipses of different ranks, a broadcast
+    ("bhqd,bhkd->bhqk", [(2, 3, 4, 5), (2, 3, 6, 5)]),  # attention scores
+    ("abc,cd,de->abe", [(2, 3, 4), (4, 5), (5, 6)]),
+    ("ijk,ikl->ijl", [(1, 3, 4), (2, 4, 5)]),  # a size-1 batch dimension broadcast
+]
+
+
+@case("Einsum")
+def case_einsum(rng):
+    for equation, shapes in EINSUM:
+        check("Einsum", [randn(rng, s) for s in shapes], 12, equation=equation)
+    check("Einsum", [randint(rng, (3, 4)), randint(rng, (4, 2))], 12, equation="ij,jk->ik")
+    diagonal = make_model("Einsum", [randn(rng, (3, 3))], {"equation": "ii->i"}, 12)
+    with pytest.raises(UnsupportedModelError, match="a letter repeated within an operand"):
+        import_model(diagonal)
+
+
+@case("RNN", "GRU", "LSTM", draws=2)
+def case_recurrent(rng):
+    """Unrolled at import (strati/frontends/onnx_rnn.py): every direction, initial states,
+    clip, sequence_lens, layout 1, peepholes, GRU's linear_before_reset, other activations."""
+    seq, batch, inp, hidden = (int(v) for v in rng.integers(1, 6, 4))
+    for kind, g in (("RNN", 1), ("GRU", 3), ("LSTM", 4)):
+        outs = ["y", "y_h"] + (["y_c"] if kind == "LSTM" else [])
+        for direction in ("forward", "reverse", "bidirectional"):
+            d = 2 if direction == "bidirectional" else 1
+            x = randn(rng, (seq, batch, inp))
+            w, r = randn(rng, (d, g * hidden, inp)) * 0.5, randn(rng, (d, g * hidden, hidden)) * 0.5
+            bias, h0 = randn(rng, (d, 2 * g * hidden)) * 0.5, randn(rng, (d, batch, hidden))
+            states = [h0] + ([h0 * 0.5] if kind == "LSTM" else [])
+            attrs = dict(hidden_size=hidden, direction=direction)
+            check(kind, [x, w, r, bias, None, *states], 14, const=(1, 2, 3), outputs=outs, clip=0.7, **attrs)
+            if direction == "reverse":
+                lens = np.full((batch,), seq, np.int32)
+                check(kind, [x, w, r, None, lens], 7, const=(1, 2, 4), outputs=outs, **attrs)
+            if direction == "bidirectional":
+                xt = np.ascontiguousarray(np.transpose(x, (1, 0, 2)))
+                bstates = [np.ascontiguousarray(np.transpose(v, (1, 0, 2))) for v in states]
+                check(kind, [xt, w, r, bias, None, *bstates], 14, const=(1, 2, 3), outputs=outs, layout=1, **attrs)
+            if kind == "LSTM":
+                check(kind, [x, w, r, bias, None, *states, randn(rng, (d, 3 * hidden))], 14, const=(1, 2, 3, 7),
+                      outputs=outs, **attrs)
+            if kind == "GRU":
+                check(kind, [x, w, r, bias, None, h0], 14, const=(1, 2, 3), outputs=outs, linear_before_reset=1, **attrs)
+            if direction == "forward":
+                acts = {"RNN": ["Relu"], "GRU": ["Tanh", "Sigmoid"], "LSTM": ["Tanh", "Sigmoid", "Relu"]}[kind]
+                check(kind, [x, w, r, bias], 14, const=(1, 2, 3), outputs=outs, activations=acts, **attrs)
+
+
+@case("If", draws=2)
+def case_if(rng):
+    """A condition known at import (an initializer): the taken branch, reading an outer value."""
+    x = randn(rng, shape(rng, 2))
+    for cond in (True, False):
+        then_g = helper.make_graph([helper.make_node("Relu", ["x"], ["t"])], "then", [], [onnx.ValueInfoProto(name="t")])
+        else_g = helper.make_graph([helper.make_node("Neg", ["x"], ["e"])], "else", [], [onnx.ValueInfoProto(name="e")])
+        node = helper.make_node("If", ["c"], ["y"], then_branch=then_g, else_branch=else_g)
+        graph = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, x.shape)],
+                                  [onnx.ValueInfoProto(name="y")], [numpy_helper.from_array(np.array(cond), "c")])  # fmt: skip
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+        model.ir_version = 8
+        (want,), _ = run_oracle(model, {"x": x})
+        (got,) = run_strati(model, {"x": x})
+        np.testing.assert_array_equal(got, want)
 
 
 # --- the test -------------------------------------------------------------------------------

@@ -457,9 +457,13 @@ class GatherOp(GraphOp):
 
 @irdl_op_definition
 class ResizeOp(ShapeOp):
-    """Nearest-neighbour resize to the result type's shape (ONNX Resize, mode nearest)."""
+    """Resize to the result type's shape (ONNX Resize): ``mode`` "nearest" copies, "linear"
+    and "cubic" interpolate along each resized axis."""
 
     name = "graph.resize"
+    mode = str_prop("nearest")
+    cubic_coeff_a = float_prop(-0.75)
+    exclude_outside = bool_prop(False)
     scales = floats_prop(optional=True)
     coordinate_transformation_mode = str_prop("half_pixel")
     nearest_mode = str_prop("round_prefer_floor")
@@ -619,6 +623,10 @@ class FusedOp(GraphOp):
         printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=False)
 
+
+# Ops defined in modules of their own: indexing by values, more elementwise functions.
+from strati.dialects.graph.ops_index import *  # noqa: E402,F401,F403
+from strati.dialects.graph.ops_math import *  # noqa: E402,F401,F403
 
 STRUCTURAL_OPS = [FusedOp, YieldOp]
 """Ops that structure the graph (fusion groups) rather than compute: in the dialect, not in ALL_OPS."""

@@ -448,6 +448,16 @@ def gather(op: Operation, data: np.ndarray, indices: np.ndarray) -> np.ndarray:
 
 def _resize_params(op: Operation, rank: int) -> tuple[tuple[float, ...] | None, str, str]:
     ctm, nearest = op.param("coordinate_transformation_mode"), op.param("nearest_mode")
+    mode = op.param("mode")
+    if mode in ("linear", "cubic"):
+        from strati.dialects.graph.attrs.interpolate import LINEAR_COORDINATE_MODES
+
+        if ctm not in LINEAR_COORDINATE_MODES:
+            raise VerifyException(f"coordinate_transformation_mode \"{ctm}\" is not one of mode {mode}'s: {', '.join(LINEAR_COORDINATE_MODES)}")
+        if not is_float(operand_element(op, 0)):
+            raise VerifyException(f"mode {mode} expects a floating-point tensor, got {op.operands[0].type}")
+    elif mode != "nearest":
+        raise VerifyException(f"mode must be \"nearest\", \"linear\" or \"cubic\", got \"{mode}\"")
     if ctm not in COORDINATE_MODES:
         raise VerifyException(f"coordinate_transformation_mode must be one of {', '.join(COORDINATE_MODES)}, got \"{ctm}\"")
     if nearest not in NEAREST_MODES:
@@ -526,6 +536,10 @@ def _source_indices(n_in: int, n_out: int, scale: np.float32, ctm: str, nearest:
 
 def resize(op: Operation, x: np.ndarray) -> np.ndarray:
     scales, ctm, nearest = _resize_params(op, x.ndim)
+    if op.param("mode") != "nearest":
+        from strati.dialects.graph.attrs.interpolate import resize_interpolated
+
+        return resize_interpolated(op, x)
     dst = result_shape(op)
     indices = []
     for axis, n_in in enumerate(x.shape):

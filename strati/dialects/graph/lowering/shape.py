@@ -235,6 +235,10 @@ def _source_index(k: int, n_in: int, n_out: int, scale: np.float32, ctm: str, ne
 
 def lower_resize(op: Operation, b: TensorBuilder) -> SSAValue:
     static_types(op)
+    if op.param("mode") != "nearest":
+        from strati.dialects.graph.lowering.interpolate import lower_resize_interpolated
+
+        return lower_resize_interpolated(op, b)
     x, result_type = op.operands[0], op.results[0].type
     src, dst = shape(x), tuple(result_type.get_shape())
     scales, ctm, nearest = _resize_params(op, len(src))
