@@ -151,13 +151,21 @@ def passes_between(from_level: str, to_level: str, optimizations: Iterable[str] 
 
 
 def lower_to(
-    module: ModuleOp, target_level: str, optimizations: Iterable[str] = (), *, target: str | None = None
+    module: ModuleOp, target_level: str, optimizations: Iterable[str] = (), *, target: str | None = None,
+    check_passes: bool = False,
 ) -> ModuleOp:
     """Lower a module in place, level by level with the standard pipeline, down to ``target_level``
     (running the enabled optimisation passes on the way), for ``target`` (default: the module's
-    own description's, else :data:`~strati.dialects.hw.target.DEFAULT_TARGET`)."""
-    for p in make_passes(passes_between(module_level(module), target_level, optimizations), target):
-        run_pass(module, p)
+    own description's, else :data:`~strati.dialects.hw.target.DEFAULT_TARGET`).  With
+    ``check_passes``, each pass is checked to keep the numerics (:mod:`strati.pass_validation`)."""
+    passes = make_passes(passes_between(module_level(module), target_level, optimizations), target)
+    if check_passes:
+        from strati.pass_validation import validate_passes
+
+        validate_passes(module, passes)
+    else:
+        for p in passes:
+            run_pass(module, p)
     if LEVELS.index(level := module_level(module)) < LEVELS.index(target_level):
         raise StratiError(f"the module is still at the {level} level after the standard pipeline")
     return module
@@ -203,19 +211,22 @@ def compile(  # noqa: A001 - the public name
     entry: str | None = None,
     opt_level: int = DEFAULT_OPT_LEVEL,
     optimizations: Iterable[str] | None = None,
+    check_passes: bool = False,
 ):
     """Compile a module (any level), an .mlir file or an .onnx model into an
     :class:`~strati.runtime.jit.Executable` for a registered ``target`` (default: the module's
     own ``hw.target``, else the host CPU; an unknown name is a StratiError listing the known
     ones); ``opt_level`` picks the passes (:data:`OPT_LEVELS`), or ``optimizations`` names them
-    one by one (e.g. :data:`FUSION`)."""
+    one by one (e.g. :data:`FUSION`); ``check_passes`` runs the module on seeded random inputs
+    before and after each pass and stops at the first that changes the results
+    (:mod:`strati.pass_validation`: slow, for debugging on small shapes)."""
     from strati.dialects.hw.target import get_target
 
     if optimizations is None:
         optimizations = optimizations_for(opt_level)
     if target is not None:
         get_target(target)
-    module = lower_to(load(module_or_path), "hw", optimizations, target=target)
+    module = lower_to(load(module_or_path), "hw", optimizations, target=target, check_passes=check_passes)
     for fn in module.walk():
         if isinstance(fn, FuncOp) and any(isinstance(t, TensorType) for t in fn.function_type.inputs.data):
             raise StratiError(f"@{fn.sym_name.data} still takes tensors after lowering")
