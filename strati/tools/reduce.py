@@ -54,7 +54,8 @@ Edit = Callable[[ModuleOp], bool]
 
 class Reducer:
     def __init__(self, text: str, test: str, timeout: float, allow_unregistered: bool, log: Callable[[str], None]):
-        self.header = "".join(line for line in text.splitlines(keepends=True)[:1] if line.startswith("//"))
+        first = text.splitlines(keepends=True)[:1]
+        self.header = first[0] if first and first[0].startswith("// strati-opt ") else ""  # a crash reproducer's
         self.test, self.timeout, self.allow_unregistered, self.log = test, timeout, allow_unregistered, log
         self.tmp = tempfile.TemporaryDirectory(prefix="strati-reduce-")
         self.path = Path(self.tmp.name) / "candidate.mlir"

@@ -48,7 +48,8 @@ def save(out: Path, fuzzer: str, seed: int, case: dict, result: dict, path: Path
     shutil.copyfile(path, target)
     case = dict(case, file_arg=str(path))
     case_text = reproduce_command(case, target).replace(str(path), target.name)
-    note = [f"fuzzer: {fuzzer}, seed {seed}", f"status: {result['status']}", f"detail: {result.get('detail', '')}",
+    detail = result.get("detail", "").replace(str(path), target.name)
+    note = [f"fuzzer: {fuzzer}, seed {seed}", f"status: {result['status']}", f"detail: {detail}",
             f"reproduce (in this folder): {case_text}"]
     if known:
         note.append(f"known: {known}")
@@ -79,7 +80,7 @@ def run(fuzzers=FUZZERS, seed: int = 0, cases: int | None = None, seconds: float
                 case, path = MAKERS[fuzzer](s, work)
                 result = worker.run(case, TIMEOUTS[fuzzer])
                 status = result["status"]
-                known = known_issue(fuzzer, result) if status in FAILURES else None
+                known = known_issue(fuzzer, result, path) if status in FAILURES else None
                 counts[fuzzer]["cases"] += 1
                 counts[fuzzer][("known-" if known else "") + status] += 1
                 if "exit" in result:  # a tool's run: how many inputs it accepted, how many it refused

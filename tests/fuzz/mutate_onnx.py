@@ -1,7 +1,8 @@
 """Mutated ONNX models through ``strati-import``: a diagnostic, never a crash.
 
-Seeds are the node models of the ONNX backend test data shipped in the ``onnx`` package
-(one op each, every op ONNX has) and a few small hand-made graphs.  A mutation edits the
+Seeds are the small models of the ONNX backend test data shipped in the ``onnx`` package
+(``simple``, ``pytorch-operator``, ``pytorch-converted``, and ``node`` where it is installed)
+and a few small hand-made graphs.  A mutation edits the
 protobuf: an input's dimension (0, negative, huge, symbolic) or element type, an
 attribute's value (extremes, NaN, another type) or its absence, a node's inputs, its op
 type, an initializer's data or external location; or it flips and truncates the
@@ -26,9 +27,11 @@ def seeds() -> tuple[bytes, ...]:
     from onnx import TensorProto, helper
 
     found = []
-    data = Path(onnx.__file__).parent / "backend" / "test" / "data" / "node"
-    for model in sorted(data.glob("*/model.onnx")):
-        found.append(model.read_bytes())
+    data = Path(onnx.__file__).parent / "backend" / "test" / "data"
+    for folder in ("node", "simple", "pytorch-operator", "pytorch-converted"):  # node: absent from wheels
+        for model in sorted((data / folder).glob("*/model.onnx")):
+            if model.stat().st_size < 512 * 1024:
+                found.append(model.read_bytes())
 
     def model(nodes, inputs, outputs, inits=()):
         g = helper.make_graph(nodes, "g", inputs, outputs, list(inits))

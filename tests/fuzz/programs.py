@@ -607,6 +607,6 @@ def generate(seed: int, n_ops: int | None = None, only: list[str] | None = None)
         saved = (list(p.args), list(p.lines), list(p.values), set(p.used), list(p.ops), p.counter)
         try:
             PROPOSALS[op](p, op)
-        except Rejected:
+        except (Rejected, ValueError):  # ValueError: a random choice from nothing (a size-0 dimension)
             p.args, p.lines, p.values, p.used, p.ops, p.counter = saved
     return p.text(), p.ops
