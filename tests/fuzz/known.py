@@ -46,6 +46,8 @@ class Known:
 
 
 KNOWN = [
+    Known("programs", "compile-error", "issue 12: fusion bugs (a broadcast, gather or edge pad feeding a reduction "
+          "fails in fuse-generics at -O2/-O3)", detail=r"-O[23]: .*no operand gives the extent of loop"),
     Known("mlir", "hang", "issue 12: an unterminated string literal lexes in exponential time (xDSL's string regex)",
           input=_unterminated_string),
     Known("mlir", "internal-error", "issue 12: use before definition is accepted (SSA dominance is not verified)",

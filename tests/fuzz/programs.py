@@ -64,8 +64,10 @@ def flag(name: str, value: bool) -> str:
 
 def dense(array: np.ndarray) -> str:
     if array.dtype == np.bool_:
-        flat = ", ".join("true" if v else "false" for v in array.ravel())
-        return f"dense<[{flat}]>" if array.ndim else f"dense<{flat}>"
+        def nested(a: np.ndarray) -> str:
+            return ("true" if a else "false") if a.ndim == 0 else "[" + ", ".join(nested(x) for x in a) + "]"
+
+        return f"dense<{nested(array)}>"
     return f'dense<"0x{np.ascontiguousarray(array).astype(array.dtype.newbyteorder("<")).tobytes().hex().upper()}">'
 
 
@@ -122,6 +124,8 @@ class Program:
         """A value computed so far (recent ones likelier), or a new argument."""
         fits = [v for v in self.values if v.dtype == dtype and (rank is None or len(v.shape) == rank)
                 and len(v.shape) >= min_rank]
+        if fits and fits[-1] is self.values[-1] and self.rng.random() < 0.6:  # chains: producer into consumer
+            return fits[-1]
         if fits and self.rng.random() > new:
             k = len(fits)
             return fits[min(k - 1, int(k * self.rng.random() ** 0.5))]
