@@ -51,7 +51,10 @@ KNOWN = [
     Known("mlir", "hang", "issue 12: an unterminated string literal lexes in exponential time (xDSL's string regex)",
           input=_unterminated_string),
     Known("mlir", "internal-error", "issue 12: use before definition is accepted (SSA dominance is not verified)",
-          detail="Forward declared values do not have an owner"),
+          detail=r"Forward declared values do not have an owner|KeyError: <OpResult"),
+    Known("mlir", "internal-error", "issue 12: malformed IR fails in a verifier with an internal error (an arith op "
+          "on the wrong type, an integer literal out of its type's range)",
+          detail=r"VerifyException: (Unexpected attribute|Integer value .* is out of range for type)"),
     Known("onnx", "signal", "issue 12: onnx's C++ shape inference aborts on a negative or odd declared dimension",
           detail="SIGABRT"),
     Known("onnx", "hang", "issue 12: no limit on elements per tensor (a 2**40 input dimension)", input=_huge_dimension),

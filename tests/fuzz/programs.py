@@ -295,7 +295,7 @@ def matmul(p: Program, op: str) -> None:
     if len(x.shape) >= 3 and p.rng.random() < 0.3:
         rhs_shape = (x.shape[-3] if p.rng.random() < 0.5 else 1, k, n)
     y = p.random_constant(rhs_shape) if p.rng.random() < 0.5 else p.argument(rhs_shape)
-    p.emit(op, [x, y] if p.rng.random() < 0.8 or len(rhs_shape) != 2 else [x, y])
+    p.emit(op, [x, y])
 
 
 def gemm(p: Program, op: str) -> None:

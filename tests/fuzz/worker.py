@@ -34,8 +34,9 @@ TOOLS = {
     "strati-reduce": "strati.tools.reduce",
 }
 
-F32 = dict(rtol=1e-3, atol=1e-4)
-"""Tolerance of float results: a chain of ops computed in another order (fusion, fast-math)."""
+TOLERANCE = dict(rtol=1e-3, atol=1e-4)
+"""Of float results (integers and booleans are exact): a chain of ops computed in another
+order (fusion, fast-math), libm against numpy."""
 
 
 def random_inputs(types, seed: int) -> list[np.ndarray]:
@@ -46,27 +47,13 @@ def random_inputs(types, seed: int) -> list[np.ndarray]:
     return [random_value(f"arg{i}", t, rng) for i, t in enumerate(types)]
 
 
-def close(got: np.ndarray, want: np.ndarray) -> tuple[bool, str]:
-    """Equal within tolerance (exact for integers and booleans), NaN matching NaN."""
-    got, want = np.asarray(got), np.asarray(want)
-    if got.shape != want.shape or got.dtype != want.dtype:
-        return False, f"{got.dtype}{list(got.shape)} against {want.dtype}{list(want.shape)}"
-    if want.dtype.kind != "f":
-        bad = got != want
-        return (not bad.any(), f"{int(bad.sum())} of {want.size} elements differ")
-    g, w = got.astype(np.float64), want.astype(np.float64)
-    same = (g == w) | (np.isnan(g) & np.isnan(w))
-    diff = np.where(same, 0.0, np.abs(g - w))
-    ok = bool(np.all(diff <= F32["atol"] + F32["rtol"] * np.abs(np.where(same, 0.0, w))))
-    return ok, f"max abs error {np.nanmax(np.where(np.isnan(diff), np.inf, diff)) if diff.size else 0:.3g}"
-
-
 def run_program(case: dict) -> dict:
     """Interpreter against native code at each -O level."""
     import strati
     from strati.compiler import load
     from strati.diagnostics import DiagnosticError, StratiError
     from strati.functions import find_function
+    from strati.pass_validation import differs
     from strati.runtime.interpreter import run_function
 
     try:
@@ -88,8 +75,7 @@ def run_program(case: dict) -> dict:
             return {"status": "compile-error", "level": level, "detail": f"-O{level}: {type(err).__name__}: {err}"}
         got = got if isinstance(got, (list, tuple)) else [got]
         for i, (g, w) in enumerate(zip(got, want)):
-            ok, how = close(g, w)
-            if not ok:
+            if (how := differs(g, w, **TOLERANCE)) is not None:
                 return {"status": "mismatch", "level": level, "detail": f"-O{level}: output {i}: {how}"}
     return {"status": "ok"}
 

@@ -89,7 +89,7 @@ def test_the_first_changed_value_is_named_not_what_follows_it():
     module = parse(TEXT)
     validator = PassValidator(module)
     relu = next(op for op in module.walk() if op.name == "graph.relu")
-    from strati.dialects.graph.ops import ReluOp, NegOp
+    from strati.dialects.graph.ops import NegOp
     from xdsl.rewriter import Rewriter
 
     neg = NegOp.create(operands=[relu.x], result_types=[relu.result.type])
