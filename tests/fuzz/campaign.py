@@ -33,9 +33,10 @@ def program_case(seed: int, directory: Path) -> tuple[dict, Path]:
 MAKERS = {"programs": program_case, "mlir": mutate_mlir.case, "onnx": mutate_onnx.case}
 
 
-def reproduce_command(case: dict, path: Path) -> str:
+def reproduce_command(case: dict, path: Path, level: int | None = None) -> str:
     if case["kind"] == "program":
-        return "\n".join(f"strati-run {path.name} --random-inputs {case['seed']} --check -O{level}" for level in case["levels"])
+        levels = case["levels"] if level is None else [level]
+        return "; ".join(f"strati-run {path.name} --random-inputs {case['seed']} --check -O{k}" for k in levels)
     argv = [path.name if a == case["file_arg"] else a for a in case["argv"]] if "file_arg" in case else case["argv"]
     return " ".join(argv)
 
@@ -47,7 +48,7 @@ def save(out: Path, fuzzer: str, seed: int, case: dict, result: dict, path: Path
     target = folder / (stem + path.suffix)
     shutil.copyfile(path, target)
     case = dict(case, file_arg=str(path))
-    case_text = reproduce_command(case, target).replace(str(path), target.name)
+    case_text = reproduce_command(case, target, result.get("level")).replace(str(path), target.name)
     detail = result.get("detail", "").replace(str(path), target.name)
     note = [f"fuzzer: {fuzzer}, seed {seed}", f"status: {result['status']}", f"detail: {detail}",
             f"reproduce (in this folder): {case_text}"]

@@ -88,11 +88,11 @@ def test_seeded_slice(fuzzer, cases, seed, tmp_path):
 
 def test_a_failure_is_saved_with_the_command_that_shows_it(tmp_path):
     case, path = campaign.program_case(4, tmp_path)
-    result = {"status": "mismatch", "detail": "-O2: output 0: max abs error 3"}
+    result = {"status": "mismatch", "level": 2, "detail": "-O2: output 0: max abs error 3"}
     saved = campaign.save(tmp_path / "out", "programs", 4, case, result, path, None)
     assert saved.read_text() == path.read_text()
     note = saved.with_suffix(".txt").read_text()
-    assert "status: mismatch" in note and f"strati-run {saved.name} --random-inputs 4 --check -O2" in note
+    assert "status: mismatch" in note and f"reproduce (in this folder): strati-run {saved.name} --random-inputs 4 --check -O2\n" in note
 
 
 def test_campaign_command(tmp_path):
