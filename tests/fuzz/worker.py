@@ -9,7 +9,8 @@ killed it.
 Cases:
 
 * ``{"kind": "program", "file": F, "seed": S, "levels": [0, 1, 2, 3]}``: interpret the
-  graph-level module on seeded random inputs, compile it at each -O level and compare.
+  graph-level module on seeded random inputs, compile it at each -O level and compare; on
+  a mismatch, translation validation (``check_passes``) names the pass and the op.
 * ``{"kind": "tool", "argv": ["strati-opt", ...]}``: run a console tool in this process;
   it must exit 0, or exit 1 with diagnostics only (no ``internal error``, no traceback).
 """
@@ -56,6 +57,10 @@ def run_program(case: dict) -> dict:
     from strati.pass_validation import differs
     from strati.runtime.interpreter import run_function
 
+    from strati.tools.common import load_plugin
+
+    for plugin in case.get("plugins", []):  # a test's wrong pass, say
+        load_plugin(plugin)
     try:
         module = load(case["file"])
     except (DiagnosticError, StratiError) as err:
@@ -76,8 +81,25 @@ def run_program(case: dict) -> dict:
         got = got if isinstance(got, (list, tuple)) else [got]
         for i, (g, w) in enumerate(zip(got, want)):
             if (how := differs(g, w, **TOLERANCE)) is not None:
-                return {"status": "mismatch", "level": level, "detail": f"-O{level}: output {i}: {how}"}
+                detail = f"-O{level}: output {i}: {how}{culprit(module, level)}"
+                return {"status": "mismatch", "level": level, "detail": detail}
     return {"status": "ok"}
+
+
+def culprit(module, level: int) -> str:
+    """Which pass changes the results, by translation validation (``check_passes``), if it can tell."""
+    import strati
+    from strati.diagnostics import StratiError, op_diagnostic
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            strati.compile(module, opt_level=level, check_passes=True)
+    except StratiError as err:
+        return f"; check_passes: {op_diagnostic(err.message, err.op)}"
+    except Exception as err:  # noqa: BLE001
+        return f"; check_passes failed: {type(err).__name__}: {err}"
+    return "; check_passes: every pass down to the loop level keeps the results (the difference is below)"
 
 
 def run_tool(case: dict) -> dict:

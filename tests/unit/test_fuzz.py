@@ -77,6 +77,26 @@ def test_a_tool_case_is_judged_by_its_diagnostics(tmp_path):
         assert worker.run({"kind": "tool", "argv": ["strati-opt", str(bad)]}, 30)["status"] == "ok"
 
 
+def test_a_miscompile_is_caught_and_the_pass_named(tmp_path):
+    """A wrong fuse-ops (a plug-in overriding it: every graph.add a graph.sub) on a program with an add."""
+    plugin = tmp_path / "wrong_fuse_ops.py"
+    plugin.write_text(
+        f"import sys\nsys.path.insert(0, {str(ROOT / 'tests' / 'unit' / 'plugins')!r})\n"
+        "from wrong_passes import AddToSubPass\nfrom strati.transforms import register_pass\n"
+        "class WrongFuseOps(AddToSubPass):\n    name = 'fuse-ops'\n"
+        "register_pass(WrongFuseOps, level=50)\n"
+    )
+    program = tmp_path / "program.mlir"
+    program.write_text(programs.generate(0, only=["add"])[0])
+    with Worker() as worker:
+        case = {"kind": "program", "file": str(program), "seed": 0, "levels": [0, 2]}
+        assert worker.run(case, 120)["status"] == "ok"  # without the plug-in
+        result = worker.run(dict(case, plugins=[str(plugin)]), 120)
+    assert result["status"] == "mismatch" and result["level"] == 2
+    assert result["detail"].startswith("-O2: output ")
+    assert "check_passes: " in result["detail"] and "'graph.sub' op has a different result after pass 'fuse-ops'" in result["detail"]
+
+
 @pytest.mark.parametrize("fuzzer, cases, seed", [("programs", 6, 1), ("mlir", 40, 1), ("onnx", 30, 1)])
 def test_seeded_slice(fuzzer, cases, seed, tmp_path):
     summary = campaign.run([fuzzer], seed=seed, cases=cases, out=tmp_path)
