@@ -7,7 +7,7 @@ def compile(module_or_path, target: str | None = None, **options):  # noqa: A001
     """Compile a module (any level), an .mlir file or an .onnx model for ``target`` (a registered
     target's name; default: the module's own ``hw.target``, else the host CPU); returns an
     :class:`~strati.runtime.jit.Executable` that takes and returns numpy arrays.  The options
-    (``entry``, ``opt_level``, ``optimizations``, ``verify_each``) are those of
+    (``entry``, ``opt_level``, ``optimizations``, ``verify_each``, ``check_passes``) are those of
     :func:`strati.compiler.compile`."""
     from strati.compiler import compile as compile_
 

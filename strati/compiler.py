@@ -160,6 +160,7 @@ def lower_to(
     target: str | None = None,
     verify_each: bool = True,
     times: dict[str, float] | None = None,
+    check_passes: bool = False,
 ) -> ModuleOp:
     """Lower a module in place, level by level with the standard pipeline, down to ``target_level``
     (running the enabled optimisation passes on the way), for ``target`` (default: the module's
@@ -168,20 +169,27 @@ def lower_to(
     ``verify_each``: verify after every pass; else once, at the end, and any failure (invalid
     IR, or a pass that failed, perhaps on an earlier pass's invalid IR) lowers a clone of the
     input again, verifying after every pass, so that the error names the first pass at fault.
-    ``times``: filled with each pass's seconds, by name."""
-    source = None if verify_each else module.clone()
-    try:
-        for p in make_passes(passes_between(module_level(module), target_level, optimizations), target):
-            start = time.perf_counter()
-            run_pass(module, p, verify=verify_each)
-            if times is not None:
-                times[p.name] = times.get(p.name, 0.0) + time.perf_counter() - start
-        if source is not None and (diag := verify_module(module)) is not None:
-            raise RuntimeError(f"internal error: the IR after the standard pipeline does not verify: {diag}")
-    except (RuntimeError, StratiError):  # a pass may have choked on the invalid IR of an earlier one
-        if source is not None:
-            lower_to(source, target_level, optimizations, target=target)  # names the first pass at fault
-        raise
+    ``times``: filled with each pass's seconds, by name.  ``check_passes``: each pass is also
+    checked to keep the numerics (:mod:`strati.pass_validation`), verifying after each."""
+    passes = make_passes(passes_between(module_level(module), target_level, optimizations), target)
+    if check_passes:
+        from strati.pass_validation import validate_passes
+
+        validate_passes(module, passes)
+    else:
+        source = None if verify_each else module.clone()
+        try:
+            for p in passes:
+                start = time.perf_counter()
+                run_pass(module, p, verify=verify_each)
+                if times is not None:
+                    times[p.name] = times.get(p.name, 0.0) + time.perf_counter() - start
+            if source is not None and (diag := verify_module(module)) is not None:
+                raise RuntimeError(f"internal error: the IR after the standard pipeline does not verify: {diag}")
+        except (RuntimeError, StratiError):  # a pass may have choked on the invalid IR of an earlier one
+            if source is not None:
+                lower_to(source, target_level, optimizations, target=target)  # names the first pass at fault
+            raise
     if LEVELS.index(level := module_level(module)) < LEVELS.index(target_level):
         raise StratiError(f"the module is still at the {level} level after the standard pipeline")
     return module
@@ -228,6 +236,7 @@ def compile(  # noqa: A001 - the public name
     opt_level: int = DEFAULT_OPT_LEVEL,
     optimizations: Iterable[str] | None = None,
     verify_each: bool = False,
+    check_passes: bool = False,
 ):
     """Compile a module (any level), an .mlir file or an .onnx model into an
     :class:`~strati.runtime.jit.Executable` for a registered ``target`` (default: the module's
@@ -237,7 +246,9 @@ def compile(  # noqa: A001 - the public name
 
     The IR is verified when loaded and once after the whole pipeline (``verify_each``: after
     every pass, as ``strati-opt`` does); the executable's ``compile_seconds`` has each pass's
-    time, then the code generator's."""
+    time, then the code generator's.  ``check_passes`` runs the module on seeded random inputs
+    before and after each pass and stops at the first that changes the results
+    (:mod:`strati.pass_validation`: slow, for debugging on small shapes)."""
     from strati.dialects.hw.target import get_target
 
     if optimizations is None:
@@ -245,7 +256,8 @@ def compile(  # noqa: A001 - the public name
     if target is not None:
         get_target(target)
     times: dict[str, float] = {}
-    module = lower_to(load(module_or_path), "hw", optimizations, target=target, verify_each=verify_each, times=times)
+    module = lower_to(load(module_or_path), "hw", optimizations, target=target, verify_each=verify_each, times=times,
+                      check_passes=check_passes)
     for fn in module.walk():
         if isinstance(fn, FuncOp) and any(isinstance(t, TensorType) for t in fn.function_type.inputs.data):
             raise StratiError(f"@{fn.sym_name.data} still takes tensors after lowering")

@@ -105,8 +105,9 @@ class Driver:
             return [diag], None
         try:
             passes = [*self.passes, *self.emit_passes(module)]
+            validator = self.validator(module)
         except StratiError as err:
-            return [Diagnostic(err.message, self.filename)], None
+            return [op_diagnostic(err.message, err.op, self.filename)], None
         for index, p in enumerate(passes):
             before = module_text(module, generic=True) if self.args.crash_reproducer else None
             start = time.perf_counter()
@@ -127,6 +128,12 @@ class Driver:
                     "the last pass (rerun without --no-verify-passes to name the pass at fault)"
                 diag.message = f"after {where}: {diag.message}"
                 return [diag], None
+            if validator is not None:
+                try:
+                    validator.check(p.name, module)
+                except StratiError as err:
+                    self.save_reproducer(p, before)
+                    return [op_diagnostic(err.message, err.op, self.filename)], None
             self.after_pass(p, module, index, chunk)
         start = time.perf_counter()
         if self.args.emit == "llvm":
@@ -154,6 +161,26 @@ class Driver:
         names = passes_between(level, stop, optimizations_for(self.args.opt_level))
         return make_passes(names, self.args.target, self.args.print_strategy)
 
+    def validator(self, module: ModuleOp):
+        """``--verify-each-numerics``: the module's results on seeded random inputs, to check each pass against."""
+        if not self.args.verify_each_numerics:
+            return None
+        from strati.pass_validation import PassValidator
+
+        import warnings
+
+        warnings.simplefilter("ignore", RuntimeWarning)  # numpy on the random inputs' infinities
+        warnings.showwarning = lambda message, *_: print(f"{TOOL}: warning: {message}", file=sys.stderr)
+        return PassValidator(module, self.args.numerics_seed)
+
+    def save_reproducer(self, p: ModulePass, before: str | None) -> bool:
+        """``--crash-reproducer``: the IR the pass was given, headed by the pipeline that fails on it."""
+        if not self.args.crash_reproducer or before is None:
+            return False
+        spec = str(p.pipeline_pass_spec())
+        write_text(self.args.crash_reproducer, f"// strati-opt -p '{spec}'\n{before}")
+        return True
+
     def verify(self, module: ModuleOp) -> Diagnostic | None:
         start = time.perf_counter()
         diag = verify_module(module, self.filename)
@@ -162,9 +189,7 @@ class Driver:
 
     def internal_error(self, p: ModulePass, err: Exception, before: str | None) -> Diagnostic:
         msg = f"internal error in pass '{p.name}': {type(err).__name__}: {err}"
-        if self.args.crash_reproducer and before is not None:
-            spec = str(p.pipeline_pass_spec())
-            write_text(self.args.crash_reproducer, f"// strati-opt -p '{spec}'\n{before}")
+        if self.save_reproducer(p, before):
             msg += f" (reproducer written to {self.args.crash_reproducer})"
         else:
             msg += " (rerun with --crash-reproducer=FILE to save the IR that makes it fail)"
@@ -212,7 +237,11 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("--time-passes", action="store_true", help="print a timing report to stderr")
     ap.add_argument("--no-verify-passes", dest="verify_passes", action="store_false",
                     help="verify the input and the final IR only, not the IR after every pass")
-    ap.add_argument("--crash-reproducer", metavar="FILE", help="when a pass crashes, save the IR it was given")
+    ap.add_argument("--crash-reproducer", metavar="FILE",
+                    help="when a pass crashes (or, with --verify-each-numerics, changes the results), save the IR it was given")
+    ap.add_argument("--verify-each-numerics", action="store_true",
+                    help="run the module on seeded random inputs before and after each pass; stop at the first that changes the results")
+    ap.add_argument("--numerics-seed", type=int, default=0, metavar="SEED", help="the seed of --verify-each-numerics (default 0)")
     ap.add_argument("--load-plugin", action="append", default=[], metavar="FILE.py|MODULE",
                     help="import a plug-in that registers dialects, op attributes or passes")
     ap.add_argument("--target", metavar="NAME", help="the target --emit lowers for (default: the module's hw.target, else cpu)")
