@@ -24,7 +24,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, ModuleOp, TensorTyp
 from strati.dense import to_dtype
 from strati.diagnostics import DiagnosticError, StratiError, op_diagnostic
 from strati.compiler import module_level
-from strati.functions import input_argument_names
+from strati.functions import input_aliases
 from strati.runtime.interpreter import Interpreter, bind_inputs, check_value, find_function
 from strati.source import load_module
 from strati.tools.common import ToolError, run_tool, load_plugin, read_text
@@ -53,23 +53,23 @@ def build_arg_parser() -> argparse.ArgumentParser:
 
 
 def input_names(fn: func.FuncOp) -> list[str]:
-    """The ONNX names of an imported model's inputs (kept by the importer), else the SSA names."""
-    attr = fn.attributes.get("strati.input_names")
-    if attr is not None:
-        return [a.data for a in attr.data]
-    return input_argument_names(fn)  # a loop-level function's outputs are not inputs
+    """The inputs' names: an imported model's ONNX names (``strati.name``), else the SSA names."""
+    return [a[0] for a in input_aliases(fn)]  # a loop-level function's outputs are not inputs
 
 
 def read_inputs(fn: func.FuncOp, specs: list[str], seed: int | None) -> dict[str, np.ndarray]:
+    """The inputs by name; ``--input`` may use a name or its alias (the SSA name of an ONNX input)."""
     names = input_names(fn)
+    canonical = {alias: a[0] for a in input_aliases(fn) for alias in a}
     types = dict(zip(names, fn.function_type.inputs.data))
     given: dict[str, np.ndarray] = {}
     for spec in specs:
-        name, sep, path = spec.partition("=")
+        name, sep, path = split_input(spec, canonical)
         if not sep or not name or not path:
             raise ToolError(f"--input '{spec}' is not NAME=FILE.npy")
-        if name not in types:
+        if name not in canonical:
             raise ToolError(f"unknown input '{name}' (inputs of @{fn.sym_name.data}: {', '.join(names) or 'none'})")
+        name = canonical[name]
         if name in given:
             raise ToolError(f"input '{name}' is given twice")
         given[name] = load_npy(name, path)
@@ -85,6 +85,15 @@ def read_inputs(fn: func.FuncOp, specs: list[str], seed: int | None) -> dict[str
             raise ToolError(f"missing input '{name}' of type {types[name]} (give --input {name}=FILE.npy or --random-inputs SEED)")
         given[name] = random_value(name, types[name], rng)
     return given
+
+
+def split_input(spec: str, names) -> tuple[str, str, str]:
+    """``NAME=FILE`` as (NAME, "=", FILE); NAME is the longest known name the spec starts with (an
+    ONNX name may contain ``=``), else what precedes the first ``=``."""
+    for name in sorted(names, key=len, reverse=True):
+        if spec.startswith(name + "="):
+            return name, "=", spec[len(name) + 1 :]
+    return spec.partition("=")
 
 
 def load_npy(name: str, path: str) -> np.ndarray:
