@@ -41,7 +41,7 @@ def order_inputs(
 
     An entry of ``names`` may be a tuple of aliases (the first is the one errors use): an
     input is found under any of them, and given under two of them is an error."""
-    aliases = [(n,) if isinstance(n, str) else tuple(n) for n in names]
+    aliases = [(n,) if isinstance(n, str) else tuple(dict.fromkeys(n)) for n in names]
     first = [a[0] for a in aliases]
     if isinstance(inputs, Mapping):
         known = {name for a in aliases for name in a}

@@ -2,7 +2,8 @@
 
     exe = compile_module(module)          # the module's only (or first public) function
     y = exe(x)                            # numpy in, numpy out
-    y = exe(x=x)                          # or by argument name
+    y = exe(x=x)                          # or by argument name (an ONNX name, or its SSA alias)
+    y = exe({"input.1": x})               # or a dict of them, as onnxruntime takes its feeds
     exe(x, out=y)                         # into a preallocated output
 
 Calling convention: every function ``@f`` has a wrapper ``void @f_entry(ptr
@@ -235,9 +236,12 @@ class Executable:
 
 
 def order_ports(ports: Sequence[Port], args: Sequence, named: Mapping[str, object]) -> list:
-    """The inputs given by position, or by name (a port's name or any of its aliases), in port order."""
+    """The inputs given by position, or by name (a port's name or any of its aliases; as keywords or
+    as one dict, as onnxruntime takes its feeds), in port order."""
     from strati.runtime.interpreter import order_inputs
 
+    if len(args) == 1 and isinstance(args[0], Mapping) and not named:
+        args, named = (), args[0]
     if args and named:
         raise StratiError("give the inputs either by position or by name, not both")
     return order_inputs([(p.name, *p.aliases) for p in ports], named or args, [p.type for p in ports])

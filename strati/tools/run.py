@@ -163,9 +163,22 @@ def compiled(module: ModuleOp, fn: func.FuncOp, opt_level: int, target: str | No
     """Native code through the standard pipeline, for the target named (default: the module's, else the host CPU)."""
     from strati.compiler import compile as compile_module
 
+    from strati.runtime.specialize import SpecializingExecutable
+
     exe = compile_module(module, target, entry=fn.sym_name.data, opt_level=opt_level)
-    print(f"compiled @{fn.sym_name.data} in {sum(exe.compile_seconds.values()):.3f} s")
-    return lambda inputs: exe.run(*inputs)
+    if not isinstance(exe, SpecializingExecutable):
+        print(f"compiled @{fn.sym_name.data} in {sum(exe.compile_seconds.values()):.3f} s")
+        return lambda inputs: exe.run(*inputs)
+
+    def run_specialized(inputs: list[np.ndarray]) -> list[np.ndarray]:
+        shapes = tuple(x.shape for x in exe.bind(inputs, {}))
+        if shapes not in exe.cached_shapes:
+            seconds = sum(exe.specialization(shapes).compile_seconds.values())
+            shown = ", ".join("x".join(map(str, s)) or "scalar" for s in shapes)
+            print(f"compiled @{fn.sym_name.data} for inputs of shapes {shown} in {seconds:.3f} s")
+        return exe.run(*inputs)
+
+    return run_specialized
 
 
 def timed(runner: Runner, inputs: list[np.ndarray], repeats: int) -> tuple[list[np.ndarray], list[float]]:

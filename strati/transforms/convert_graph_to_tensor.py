@@ -7,6 +7,12 @@ the op; the values it returns replace the op's results.  So an op defined outsid
 strati lowers by the same path once it registers ``lower``.  A graph op left without
 one is an error naming it; ops of other dialects without one are left alone.
 
+Lowering needs static shapes.  A function whose types still have ``?`` dimensions is
+first refined by shape inference (a ``?`` that inference resolves was only imprecise);
+a dynamic dimension that remains (a dynamic argument, or a result no inference fixes)
+is an error naming it: ``strati.compile`` specialises such functions on each call's
+input shapes (``docs/names-and-shapes.md``).
+
 Options: ``target`` names the target whose strategies apply (default: the module's
 ``hw.target``, else the default target); ``print-strategy`` writes each choice and why
 to stderr.
@@ -17,15 +23,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
+from xdsl.dialects import func
+from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, TensorType
+from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
+from strati.diagnostics import StratiError
 from strati.dialects.graph.lowering import lowered_values
 from strati.dialects.hw.ops import TargetAttr
 from strati.dialects.hw.target import target_of
 from strati.dialects.tensor.build import TensorBuilder
+from strati.functions import argument_names
+from strati.transforms.infer_shapes import infer_function
 
 
 @dataclass
@@ -49,6 +59,32 @@ class ConvertGraphToTensorPass(ModulePass):
     print_strategy: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for fn in op.walk():
+            if isinstance(fn, func.FuncOp) and fn.body.blocks and any(o.name.startswith("graph.") for o in fn.walk()):
+                require_static_shapes(fn)
         _, description = target_of(op, self.target)
         pattern = LowerThroughRegistry(description, self.print_strategy)
         PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
+
+
+def _is_dynamic(t: Attribute) -> bool:
+    return isinstance(t, TensorType) and DYNAMIC_INDEX in t.get_shape()
+
+
+def require_static_shapes(fn: func.FuncOp) -> None:
+    """Infer the shapes of a function with ``?`` dimensions; a StratiError for one that remains."""
+    types = (t for o in fn.walk() for t in (*o.result_types, *(a.type for r in o.regions for b in r.blocks for a in b.args)))
+    if not any(_is_dynamic(t) for t in types):
+        return
+    infer_function(fn)
+    for name, arg in zip(argument_names(fn), fn.body.blocks[0].args):
+        if _is_dynamic(arg.type):
+            raise StratiError(
+                f"argument '{name}' of @{fn.sym_name.data} has the dynamic type {arg.type}: lowering needs static shapes "
+                "(strati.compile specialises on the shapes of each call)",
+                fn,
+            )
+    for o in fn.body.walk():
+        for result in o.results:
+            if _is_dynamic(result.type):
+                raise StratiError(f"result type {result.type} has a dimension that shape inference cannot resolve", o)
