@@ -60,6 +60,18 @@ def with_input_shapes(model: onnx.ModelProto, shapes: Mapping[str, Sequence[int]
     return copy
 
 
+def input_ports(model: onnx.ModelProto) -> list[Port]:
+    """The inputs by ONNX name (None for a dynamic dimension), with the SSA names the importer
+    gives them as aliases; a StratiError for an input without a rank or of an unsupported type."""
+    taken: set[str] = set()
+    ports = []
+    for vi in _arguments(model):
+        t = _value_type(vi)
+        alias = sanitize(vi.name, taken)
+        ports.append(Port(vi.name, t, shape_of(t), to_dtype(t.get_element_type()), (alias,) if alias != vi.name else ()))
+    return ports
+
+
 def output_ports(model: onnx.ModelProto) -> list[Port]:
     """The outputs by ONNX name, with their declared types (unranked where the model gives no shape)."""
     ports = []
@@ -80,14 +92,7 @@ def specializing_executable(
 ) -> SpecializingExecutable:
     """An executable that imports the model with each new signature's shapes and compiles it
     with ``compile_static``; ports by ONNX name, the sanitised SSA names as aliases."""
-    arguments = _arguments(model)
-    taken: set[str] = set()
-    inputs = []
-    for vi in arguments:
-        t = _value_type(vi)  # a StratiError for an input without a rank or of an unsupported type
-        alias = sanitize(vi.name, taken)
-        aliases = (alias,) if alias != vi.name else ()
-        inputs.append(Port(vi.name, t, shape_of(t), to_dtype(t.get_element_type()), aliases))
+    inputs = input_ports(model)
 
     def build(shapes: tuple[tuple[int, ...], ...]) -> Executable:
         return compile_static(import_model(with_input_shapes(model, dict(zip((p.name for p in inputs), shapes)))))
@@ -96,4 +101,4 @@ def specializing_executable(
     return SpecializingExecutable(name, inputs, output_ports(model), build, cache_size)
 
 
-__all__ = ["as_model", "has_dynamic_inputs", "specializing_executable", "with_input_shapes"]
+__all__ = ["as_model", "has_dynamic_inputs", "input_ports", "output_ports", "specializing_executable", "with_input_shapes"]

@@ -74,7 +74,8 @@ def read_inputs(fn: func.FuncOp, specs: list[str], seed: int | None) -> dict[str
             raise ToolError(f"input '{name}' is given twice")
         given[name] = load_npy(name, path)
         try:
-            check_value(name, types[name], given[name])
+            t = types[name]  # a loop-level function's buffers are checked as the tensors they hold
+            check_value(name, TensorType(t.element_type, t.get_shape()) if isinstance(t, MemRefType) else t, given[name])
         except StratiError as err:
             raise ToolError(err.message) from None
     rng = np.random.default_rng(seed)
@@ -134,13 +135,26 @@ def summary(name: str, value: np.ndarray) -> str:
     return f"{name}: {value.dtype}{list(value.shape)} [{shown}{more}]{stats}"
 
 
-def load_model(path: str):
-    """A module from an .mlir file, or imported from an .onnx model."""
+def load_model(path: str, specs: list[str] = ()):
+    """A module from an .mlir file, or imported from an .onnx model; an ONNX model with dynamic
+    input dimensions is imported with the shapes of the inputs given (``--input``), so that
+    its shape computations fold."""
     if path.endswith(".onnx"):
         from strati.frontends.onnx import import_model  # onnx is needed only here
+        from strati.frontends.onnx_dynamic import as_model, has_dynamic_inputs, input_ports, with_input_shapes
+        from strati.runtime.specialize import check_dynamic
 
         try:
-            return import_model(path)
+            model = as_model(path)
+            if has_dynamic_inputs(model):
+                ports = {name: p for p in input_ports(model) for name in (p.name, *p.aliases)}
+                shapes = {}
+                for spec in specs:
+                    name, _, file = split_input(spec, ports)
+                    if name in ports and file:
+                        shapes[ports[name].name] = check_dynamic(ports[name], load_npy(name, file)).shape
+                model = with_input_shapes(model, shapes)
+            return import_model(model)
         except StratiError as err:
             raise ToolError(err.message) from None
     return load_module(read_text(path), path)
@@ -216,7 +230,7 @@ def run(argv: list[str] | None = None) -> int:
     args = build_arg_parser().parse_args(argv)
     for plugin in args.load_plugin:
         load_plugin(plugin)
-    module = load_model(args.file)
+    module = load_model(args.file, args.input)
     try:
         fn = find_function(module, args.entry)
         given = read_inputs(fn, args.input, args.random_inputs)

@@ -239,3 +239,24 @@ func.func @f(%x: tensor<2x3xf32>) -> tensor<2x?xf32> {
     exe = strati.compile(load_module(readme, "f.mlir"))
     x = np.random.default_rng(1).standard_normal((2, 3)).astype(np.float32)
     np.testing.assert_array_equal(exe(x), np.maximum(x + np.array([1, -2, 3], np.float32), 0))
+
+
+def test_strati_run_takes_any_batch(tmp_path, batch_model):
+    path = tmp_path / "batch.onnx"
+    onnx.save(batch_model, path)
+    rng = np.random.default_rng(4)
+    for batch in (2, 5):
+        x = rng.standard_normal((batch, 2, 2)).astype(np.float32)
+        np.save(tmp_path / "x.npy", x)
+        for backend in ("jit", "interp"):
+            out = tool("strati-run", str(path), "--input", f"input.1={tmp_path / 'x.npy'}", "--backend", backend,
+                       "--output-dir", str(tmp_path / backend))
+            assert out.returncode == 0, out.stderr
+            (want,) = onnxruntime(batch_model, {"input.1": x})
+            np.testing.assert_allclose(np.load(tmp_path / backend / "output0.npy"), want, rtol=1e-5, atol=1e-6)
+    np.save(tmp_path / "bad.npy", np.ones((2, 4), np.float32))
+    bad = tool("strati-run", str(path), "--input", f"input.1={tmp_path / 'bad.npy'}")
+    assert bad.returncode == 1
+    assert bad.stderr == (
+        "strati-run: error: input 'input.1' has rank 2 (shape [2, 4]), expected rank 3 (tensor<?x2x2xf32>)\n"
+    )
