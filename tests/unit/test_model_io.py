@@ -260,3 +260,69 @@ def test_strati_run_takes_any_batch(tmp_path, batch_model):
     assert bad.stderr == (
         "strati-run: error: input 'input.1' has rank 2 (shape [2, 4]), expected rank 3 (tensor<?x2x2xf32>)\n"
     )
+
+
+def bert_layer() -> onnx.ModelProto:
+    """A BERT-style encoder layer on input_ids [batch, sequence]: embeddings and positions
+    (Shape -> Gather -> Range), layer norm, two-head self-attention whose reshapes are built
+    from Shape, an erf GELU; every dimension follows the dynamic batch and sequence."""
+    rng = np.random.default_rng(21)
+    vocab, d, heads, max_len = 11, 8, 2, 32
+    consts = {
+        "word": rng.standard_normal((vocab, d)), "pos_table": rng.standard_normal((max_len, d)),
+        "gamma": 1 + 0.1 * rng.standard_normal(d), "beta": 0.1 * rng.standard_normal(d),
+        "wq": rng.standard_normal((d, d)) / 3, "wk": rng.standard_normal((d, d)) / 3,
+        "wv": rng.standard_normal((d, d)) / 3, "wo": rng.standard_normal((d, d)) / 3,
+        "scale": np.array(1 / np.sqrt(d // heads)), "half": np.array(0.5), "one": np.array(1.0),
+        "rsqrt2": np.array(1 / np.sqrt(2)),
+    }
+    inits = [numpy_helper.from_array(np.asarray(v, np.float32), k) for k, v in consts.items()]
+    ints = {"zero": 0, "one_i": 1, "axis1": [1], "split_heads": [heads, d // heads], "model_dim": [d]}
+    inits += [numpy_helper.from_array(np.array(v, np.int64), k) for k, v in ints.items()]
+    N = helper.make_node
+    nodes = [
+        N("Gather", ["word", "input_ids"], ["emb"]),
+        N("Shape", ["input_ids"], ["ids_shape"]),
+        N("Gather", ["ids_shape", "one_i"], ["seq_len"], axis=0),
+        N("Range", ["zero", "seq_len", "one_i"], ["positions"]),
+        N("Gather", ["pos_table", "positions"], ["pos"]),
+        N("Add", ["emb", "pos"], ["x"]),
+        N("LayerNormalization", ["x", "gamma", "beta"], ["ln"], axis=-1, epsilon=1e-5),
+        N("Concat", ["ids_shape", "split_heads"], ["head_shape"], axis=0),
+        N("Concat", ["ids_shape", "model_dim"], ["merged_shape"], axis=0),
+    ]
+    for name in "qkv":
+        nodes += [N("MatMul", ["ln", f"w{name}"], [name]),
+                  N("Reshape", [name, "head_shape"], [f"{name}4"]),
+                  N("Transpose", [f"{name}4"], [f"{name}h"], perm=[0, 2, 3, 1] if name == "k" else [0, 2, 1, 3])]
+    nodes += [
+        N("MatMul", ["qh", "kh"], ["scores"]),
+        N("Mul", ["scores", "scale"], ["scaled"]),
+        N("Softmax", ["scaled"], ["attn"], axis=-1),
+        N("MatMul", ["attn", "vh"], ["ctx"]),
+        N("Transpose", ["ctx"], ["ctx_t"], perm=[0, 2, 1, 3]),
+        N("Reshape", ["ctx_t", "merged_shape"], ["merged"]),
+        N("MatMul", ["merged", "wo"], ["proj"]),
+        N("Add", ["proj", "x"], ["res"]),
+        N("Mul", ["res", "rsqrt2"], ["r2"]),
+        N("Erf", ["r2"], ["erf"]),
+        N("Add", ["erf", "one"], ["erf1"]),
+        N("Mul", ["res", "erf1"], ["g"]),
+        N("Mul", ["g", "half"], ["hidden"]),
+    ]
+    ids = helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", "sequence"])
+    out = helper.make_tensor_value_info("hidden", TensorProto.FLOAT, ["batch", "sequence", d])
+    return make_model(nodes, [ids], [out], inits, name="bert_layer")
+
+
+def test_bert_style_model_runs_at_two_sequence_lengths():
+    model = bert_layer()
+    exe = strati.compile(model)
+    rng = np.random.default_rng(8)
+    for batch, length in ((2, 5), (1, 12)):
+        feeds = {"input_ids": rng.integers(0, 11, (batch, length)).astype(np.int64)}
+        (want,) = onnxruntime(model, feeds)
+        got = exe(**feeds)
+        assert got.shape == (batch, length, 8)
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+    assert exe.cache_info().size == 2
