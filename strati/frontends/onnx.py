@@ -42,7 +42,6 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
-    ArrayAttr,
     DenseArrayBase,
     FloatAttr,
     FunctionType,
