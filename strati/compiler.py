@@ -213,11 +213,11 @@ def compile(  # noqa: A001 - the public name
     one by one (e.g. :data:`FUSION`).
 
     A graph-level function with dynamic argument dimensions, or an ONNX model with dynamic
-    input dimensions, gives a :class:`~strati.runtime.specialize.SpecializingExecutable`: it
+    input dimensions, gives a :class:`~strati.specialize.SpecializingExecutable`: it
     compiles on the first call with each new input signature and keeps the last ``cache_size``
-    (default :data:`~strati.runtime.specialize.DEFAULT_CACHE_SIZE`) compiled executables."""
+    (default :data:`~strati.specialize.DEFAULT_CACHE_SIZE`) compiled executables."""
     from strati.dialects.hw.target import get_target
-    from strati.runtime import specialize
+    from strati import specialize
 
     if optimizations is None:
         optimizations = optimizations_for(opt_level)

@@ -8,7 +8,7 @@ module with one ``func.func`` in the ``graph`` dialect:
   as the argument attribute ``strati.name``, and each output's as a result
   attribute, so that inputs are matched by their ONNX names, the SSA names being
   aliases); a ``dim_param`` or unnamed dimension is ``?``, compiled per concrete
-  shape (:mod:`strati.runtime.specialize`);
+  shape (:mod:`strati.specialize`);
 - initializers become ``graph.constant`` built from their bytes; a graph input
   that also has an initializer is a constant with a default, as in ONNX's own
   backend test runner (which feeds only the inputs without initializers);

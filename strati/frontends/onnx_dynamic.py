@@ -4,7 +4,7 @@ an unnamed dimension): imported again for each concrete input signature.
 Importing with the concrete shapes lets ONNX shape inference and the importer fold every
 shape computation (``Shape``, ``Gather`` of a shape, ``Reshape`` targets built from
 them), which a graph with ``?`` dimensions could not compile.  The executable is a
-:class:`~strati.runtime.specialize.SpecializingExecutable` whose ports are the model's
+:class:`~strati.specialize.SpecializingExecutable` whose ports are the model's
 inputs and outputs by their ONNX names (the SSA names the importer gives them are aliases).
 """
 
@@ -21,7 +21,7 @@ from strati.dense import from_dtype, to_dtype
 from strati.dialects.shapes import make_tensor, shape_of
 from strati.frontends.onnx import _value_type, elem_dtype, import_model, load_model, sanitize
 from strati.runtime.jit import Executable, Port
-from strati.runtime.specialize import DEFAULT_CACHE_SIZE, SpecializingExecutable
+from strati.specialize import DEFAULT_CACHE_SIZE, SpecializingExecutable
 
 
 def as_model(x) -> onnx.ModelProto | None:

@@ -135,7 +135,7 @@ class Port:
     name: str
     type: Attribute
     shape: tuple[int | None, ...]
-    """None where a dimension is dynamic (a specialising executable's ports, :mod:`strati.runtime.specialize`)."""
+    """None where a dimension is dynamic (a specialising executable's ports, :mod:`strati.specialize`)."""
     dtype: np.dtype
     aliases: tuple[str, ...] = ()
     """Other names the port answers to (the SSA name, when ``name`` is an ONNX name it cannot spell)."""

@@ -142,7 +142,7 @@ def load_model(path: str, specs: list[str] = ()):
     if path.endswith(".onnx"):
         from strati.frontends.onnx import import_model  # onnx is needed only here
         from strati.frontends.onnx_dynamic import as_model, has_dynamic_inputs, input_ports, with_input_shapes
-        from strati.runtime.specialize import check_dynamic
+        from strati.specialize import check_dynamic
 
         try:
             model = as_model(path)
@@ -177,7 +177,7 @@ def compiled(module: ModuleOp, fn: func.FuncOp, opt_level: int, target: str | No
     """Native code through the standard pipeline, for the target named (default: the module's, else the host CPU)."""
     from strati.compiler import compile as compile_module
 
-    from strati.runtime.specialize import SpecializingExecutable
+    from strati.specialize import SpecializingExecutable
 
     exe = compile_module(module, target, entry=fn.sym_name.data, opt_level=opt_level)
     if not isinstance(exe, SpecializingExecutable):

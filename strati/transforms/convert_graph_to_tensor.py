@@ -9,9 +9,9 @@ one is an error naming it; ops of other dialects without one are left alone.
 
 Lowering needs static shapes.  A function whose types still have ``?`` dimensions is
 first refined by shape inference (a ``?`` that inference resolves was only imprecise);
-a dynamic dimension that remains (a dynamic argument, or a result no inference fixes)
-is an error naming it: ``strati.compile`` specialises such functions on each call's
-input shapes (``docs/names-and-shapes.md``).
+a dynamic dimension that remains (from a dynamic argument, or a result no inference
+fixes) is an error naming the first op that has it.  ``strati.compile`` specialises
+functions with dynamic arguments on each call's input shapes (``docs/names-and-shapes.md``).
 
 Options: ``target`` names the target whose strategies apply (default: the module's
 ``hw.target``, else the default target); ``print-strategy`` writes each choice and why
@@ -34,7 +34,6 @@ from strati.dialects.graph.lowering import lowered_values
 from strati.dialects.hw.ops import TargetAttr
 from strati.dialects.hw.target import target_of
 from strati.dialects.tensor.build import TensorBuilder
-from strati.functions import argument_names
 from strati.transforms.infer_shapes import infer_function
 
 
@@ -72,19 +71,17 @@ def _is_dynamic(t: Attribute) -> bool:
 
 
 def require_static_shapes(fn: func.FuncOp) -> None:
-    """Infer the shapes of a function with ``?`` dimensions; a StratiError for one that remains."""
+    """Infer the shapes of a function with ``?`` dimensions; a StratiError naming the first op
+    that still has one (the message of the nn lowerings' own check)."""
     types = (t for o in fn.walk() for t in (*o.result_types, *(a.type for r in o.regions for b in r.blocks for a in b.args)))
     if not any(_is_dynamic(t) for t in types):
         return
     infer_function(fn)
-    for name, arg in zip(argument_names(fn), fn.body.blocks[0].args):
-        if _is_dynamic(arg.type):
-            raise StratiError(
-                f"argument '{name}' of @{fn.sym_name.data} has the dynamic type {arg.type}: lowering needs static shapes "
-                "(strati.compile specialises on the shapes of each call)",
-                fn,
-            )
     for o in fn.body.walk():
-        for result in o.results:
-            if _is_dynamic(result.type):
-                raise StratiError(f"result type {result.type} has a dimension that shape inference cannot resolve", o)
+        for value in (*o.operands, *o.results):
+            if _is_dynamic(value.type):
+                raise StratiError(
+                    f"cannot lower with the dynamic shape {value.type}: the tensor level needs static shapes "
+                    "(strati.compile specialises a function with dynamic arguments on the shapes of each call)",
+                    o,
+                )

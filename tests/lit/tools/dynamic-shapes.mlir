@@ -4,7 +4,7 @@
 // RUN: strati-opt %s --emit=llvm | filecheck %s --check-prefix=LLVM
 // LLVM: define void @"f"(ptr noalias %"x", ptr noalias %"out")
 // RUN: not strati-opt %S/Inputs/dynamic-argument.mlir --emit=loop 2>&1 | filecheck %s --check-prefix=REFUSED
-// REFUSED: dynamic-argument.mlir:1:1: error: 'func.func' op argument 'x' of @g has the dynamic type tensor<?x3xf32>: lowering needs static shapes
+// REFUSED: dynamic-argument.mlir:2:3: error: 'graph.add' op cannot lower with the dynamic shape tensor<?x3xf32>: the tensor level needs static shapes (strati.compile specialises a function with dynamic arguments on the shapes of each call)
 // RUN: strati-run %s --random-inputs 0 --check | filecheck %s --check-prefix=README
 // README: compiled @f in
 // README: output0: float32[2, 3] [0, 1.8679, 0, 0, 1.46433, 0]
