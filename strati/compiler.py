@@ -23,6 +23,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
 from strati.diagnostics import StratiError, diagnostic_message, verify_module
+from strati.functions import find_function
 
 LEVELS = ("graph", "tensor", "loop", "hw")
 
@@ -237,6 +238,7 @@ def compile(  # noqa: A001 - the public name
     optimizations: Iterable[str] | None = None,
     verify_each: bool = False,
     check_passes: bool = False,
+    cache_size: int | None = None,
 ):
     """Compile a module (any level), an .mlir file or an .onnx model into an
     :class:`~strati.runtime.jit.Executable` for a registered ``target`` (default: the module's
@@ -248,15 +250,56 @@ def compile(  # noqa: A001 - the public name
     every pass, as ``strati-opt`` does); the executable's ``compile_seconds`` has each pass's
     time, then the code generator's.  ``check_passes`` runs the module on seeded random inputs
     before and after each pass and stops at the first that changes the results
-    (:mod:`strati.pass_validation`: slow, for debugging on small shapes)."""
+    (:mod:`strati.pass_validation`: slow, for debugging on small shapes).
+
+    A graph-level function with dynamic argument dimensions, or an ONNX model with dynamic
+    input dimensions, gives a :class:`~strati.specialize.SpecializingExecutable`: it
+    compiles on the first call with each new input signature and keeps the last ``cache_size``
+    (default :data:`~strati.specialize.DEFAULT_CACHE_SIZE`) compiled executables."""
     from strati.dialects.hw.target import get_target
+    from strati import specialize
 
     if optimizations is None:
         optimizations = optimizations_for(opt_level)
+    optimizations = tuple(optimizations)
     if target is not None:
         get_target(target)
+    cache_size = specialize.DEFAULT_CACHE_SIZE if cache_size is None else cache_size
+
+    def compile_static(module: ModuleOp):
+        return _compile_static(module, target, entry, optimizations, verify_each, check_passes)
+
+    if type(module_or_path).__name__ == "ModelProto" or (
+        isinstance(module_or_path, (str, os.PathLike)) and str(module_or_path).endswith(".onnx")
+    ):
+        from strati.frontends.onnx_dynamic import as_model, has_dynamic_inputs, specializing_executable
+
+        model = as_model(module_or_path)
+        if has_dynamic_inputs(model):
+            return specializing_executable(model, compile_static, cache_size)
+        module_or_path = model
+    module = load(module_or_path)
+    fn = find_function(module, entry)
+    if module_level(module) == "graph" and specialize.has_dynamic_arguments(fn):
+        inputs, outputs = specialize.tensor_ports(fn)
+        name = fn.sym_name.data
+
+        def build(shapes):
+            return compile_static(specialize.specialize_module(module, name, shapes))
+
+        return specialize.SpecializingExecutable(name, inputs, outputs, build, cache_size)
+    return compile_static(module)
+
+
+def _compile_static(module: ModuleOp, target: str | None, entry: str | None, optimizations: tuple[str, ...],
+                    verify_each: bool, check_passes: bool):
+    """A module whose entry function has static argument types, lowered (in place) and compiled."""
     times: dict[str, float] = {}
-    module = lower_to(load(module_or_path), "hw", optimizations, target=target, verify_each=verify_each, times=times,
+    if module_level(module) == "graph":
+        start = time.perf_counter()
+        run_pass(module, "infer-shapes")  # a `?` inside that inference resolves before any optimisation
+        times["infer-shapes"] = time.perf_counter() - start
+    module = lower_to(module, "hw", optimizations, target=target, verify_each=verify_each, times=times,
                       check_passes=check_passes)
     for fn in module.walk():
         if isinstance(fn, FuncOp) and any(isinstance(t, TensorType) for t in fn.function_type.inputs.data):

@@ -5,7 +5,7 @@ imports another for it)."""
 from __future__ import annotations
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
 
 from strati.diagnostics import StratiError
 
@@ -30,6 +30,38 @@ def argument_names(fn: func.FuncOp) -> list[str]:
     return [a.name_hint or f"arg{i}" for i, a in enumerate(fn.body.blocks[0].args)]
 
 
+NAME_ATTR = "strati.name"
+"""An argument's (or result's) attribute: its name outside strati, e.g. an ONNX input or output
+name (``input.1``, ``0``, ``input/ids:0``), which an SSA name cannot always spell.  Callers may
+use it or the SSA name (its alias) interchangeably."""
+
+
+def _named(attrs: ArrayAttr | None, count: int) -> list[str | None]:
+    names: list[str | None] = [None] * count
+    for i, d in enumerate(attrs.data[:count] if attrs is not None else ()):
+        a = d.data.get(NAME_ATTR) if isinstance(d, DictionaryAttr) else None
+        names[i] = a.data if isinstance(a, StringAttr) else None
+    return names
+
+
+def argument_aliases(fn: func.FuncOp) -> list[tuple[str, ...]]:
+    """Every name each argument answers to: its ``strati.name`` first (when it has one), then its SSA name."""
+    ssa = argument_names(fn)
+    given = _named(fn.arg_attrs, len(ssa))
+    return [(n,) if g in (None, n) else (g, n) for g, n in zip(given, ssa)]
+
+
+def result_names(fn: func.FuncOp) -> list[str]:
+    """Each result's ``strati.name``, else ``output<i>``."""
+    given = _named(fn.res_attrs, len(fn.function_type.outputs.data))
+    return [g if g is not None else f"output{i}" for i, g in enumerate(given)]
+
+
+def name_attrs(names: list[str]) -> ArrayAttr:
+    """``arg_attrs``/``res_attrs`` that give each argument or result its ``strati.name``."""
+    return ArrayAttr([DictionaryAttr({NAME_ATTR: StringAttr(n)}) for n in names])
+
+
 OUTPUTS_ATTR = "strati.outputs"
 """A loop-level function's attribute: how many of its trailing arguments are outputs
 (destination-passing style, see :mod:`strati.transforms.convert_tensor_to_loop`)."""
@@ -46,4 +78,13 @@ def input_argument_names(fn: func.FuncOp) -> list[str]:
     return names[: len(names) - output_count(fn)]
 
 
-__all__ = ["OUTPUTS_ATTR", "argument_names", "find_function", "input_argument_names", "output_count"]
+def input_aliases(fn: func.FuncOp) -> list[tuple[str, ...]]:
+    """:func:`argument_aliases` of the arguments that are not outputs."""
+    aliases = argument_aliases(fn)
+    return aliases[: len(aliases) - output_count(fn)]
+
+
+__all__ = [
+    "NAME_ATTR", "OUTPUTS_ATTR", "argument_aliases", "argument_names", "find_function", "input_aliases",
+    "input_argument_names", "name_attrs", "output_count", "result_names",
+]  # fmt: skip

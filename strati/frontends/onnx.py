@@ -4,9 +4,11 @@
 module with one ``func.func`` in the ``graph`` dialect:
 
 - the arguments are the graph inputs that have no initializer, in order, each
-  named after its ONNX name (sanitised into an SSA name; the original names are
-  kept in the function attributes ``strati.input_names`` / ``strati.output_names``
-  so that inputs are matched by their ONNX names);
+  named after its ONNX name (sanitised into an SSA name; the original name is kept
+  as the argument attribute ``strati.name``, and each output's as a result
+  attribute, so that inputs are matched by their ONNX names, the SSA names being
+  aliases); a ``dim_param`` or unnamed dimension is ``?``, compiled per concrete
+  shape (:mod:`strati.specialize`);
 - initializers become ``graph.constant`` built from their bytes; a graph input
   that also has an initializer is a constant with a default, as in ONNX's own
   backend test runner (which feeds only the inputs without initializers);
@@ -40,7 +42,6 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
-    ArrayAttr,
     DenseArrayBase,
     FloatAttr,
     FunctionType,
@@ -69,6 +70,7 @@ from strati.limits import LIMITS, LimitError, exceeded
 from strati.dialects.shapes import make_tensor, shape_of
 from strati.dialects.uniform import group_by_defs
 from strati.frontends import onnx_fold
+from strati.functions import argument_aliases, name_attrs, result_names
 
 MIN_OPSET = 6
 MAX_OPSET = 21
@@ -240,27 +242,22 @@ def symbol_name(name: str) -> str:
 
 
 def input_names(fn: func.FuncOp) -> list[str]:
-    """The ONNX names of an imported function's arguments (the SSA names if not imported)."""
-    attr = fn.attributes.get("strati.input_names")
-    if isinstance(attr, ArrayAttr):
-        return [a.data for a in attr.data]  # type: ignore[attr-defined]
-    return [a.name_hint or f"arg{i}" for i, a in enumerate(fn.body.blocks[0].args)]
+    """The ONNX names of an imported function's arguments (their ``strati.name``; the SSA names if not imported)."""
+    return [a[0] for a in argument_aliases(fn)]
 
 
 def output_names(fn: func.FuncOp) -> list[str]:
-    attr = fn.attributes.get("strati.output_names")
-    if isinstance(attr, ArrayAttr):
-        return [a.data for a in attr.data]  # type: ignore[attr-defined]
-    return [f"output{i}" for i in range(len(fn.function_type.outputs.data))]
+    """The ONNX names of an imported function's results (``output<i>`` if not imported)."""
+    return result_names(fn)
 
 
 def bind_feeds(fn: func.FuncOp, feeds: Sequence[np.ndarray] | Mapping[str, np.ndarray]) -> list[np.ndarray]:
-    """Inputs by ONNX name (or by position) as the function's positional arguments."""
+    """Inputs by ONNX name or SSA name (or by position) as the function's positional arguments."""
     if not isinstance(feeds, Mapping):
         return list(feeds)
     from strati.runtime.interpreter import order_inputs
 
-    return [np.asarray(x) for x in order_inputs(input_names(fn), feeds)]
+    return [np.asarray(x) for x in order_inputs(argument_aliases(fn), feeds)]
 
 
 # --- element types ----------------------------------------------------------------------
@@ -952,8 +949,8 @@ class Importer:
             FunctionType.from_lists([t for _, t in args], [r.type for r in results]),
             Region(self.block),
         )
-        fn.attributes["strati.input_names"] = ArrayAttr([StringAttr(n) for n, _ in args])
-        fn.attributes["strati.output_names"] = ArrayAttr([StringAttr(vi.name) for vi in graph.output])
+        fn.arg_attrs = name_attrs([n for n, _ in args])
+        fn.res_attrs = name_attrs([vi.name for vi in graph.output])
         module = ModuleOp([fn])
         diag = verify_module(module)
         if diag is not None:

@@ -21,7 +21,7 @@ from strati import registry
 from strati.dense import to_dtype
 from strati.diagnostics import StratiError
 from strati.dialects.shapes import shape_of
-from strati.functions import argument_names, find_function
+from strati.functions import argument_aliases, argument_names, find_function  # noqa: F401 - argument_names re-exported
 
 
 def run_function(
@@ -33,27 +33,41 @@ def run_function(
     return Interpreter(module).call(fn, args)
 
 
-def order_inputs(names: Sequence[str], inputs: Sequence | Mapping[str, object]) -> list:
-    """Inputs given by name or by position, in the order of ``names``; errors name the input."""
+def order_inputs(
+    names: Sequence[str | Sequence[str]], inputs: Sequence | Mapping[str, object], types: Sequence | None = None
+) -> list:
+    """Inputs given by name or by position, in the order of ``names``; errors name the input
+    (and its type, from ``types`` when given).
+
+    An entry of ``names`` may be a tuple of aliases (the first is the one errors use): an
+    input is found under any of them, and given under two of them is an error."""
+    aliases = [(n,) if isinstance(n, str) else tuple(dict.fromkeys(n)) for n in names]
+    first = [a[0] for a in aliases]
     if isinstance(inputs, Mapping):
-        unknown = [k for k in inputs if k not in names]
+        known = {name for a in aliases for name in a}
+        unknown = [k for k in inputs if k not in known]
         if unknown:
-            raise StratiError(f"unknown input '{unknown[0]}' (inputs: {', '.join(names)})")
-        missing = [n for n in names if n not in inputs]
-        if missing:
-            raise StratiError(f"missing input '{missing[0]}'")
-        return [inputs[n] for n in names]
-    if len(inputs) != len(names):
-        raise StratiError(f"expected {len(names)} inputs ({', '.join(names)}), got {len(inputs)}")
+            raise StratiError(f"unknown input '{unknown[0]}' (inputs: {', '.join(first) or 'none'})")
+        ordered = []
+        for i, a in enumerate(aliases):
+            given = [n for n in a if n in inputs]
+            if not given:
+                raise StratiError(f"missing input '{a[0]}'" + (f" of type {types[i]}" if types else ""))
+            if len(given) > 1:
+                raise StratiError(f"input '{a[0]}' is given twice (as '{given[0]}' and '{given[1]}')")
+            ordered.append(inputs[given[0]])
+        return ordered
+    if len(inputs) != len(aliases):
+        raise StratiError(f"expected {len(aliases)} inputs ({', '.join(first)}), got {len(inputs)}")
     return list(inputs)
 
 
 def bind_inputs(fn: func.FuncOp, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray]) -> list[np.ndarray]:
     """Check inputs against the function's argument types; errors name the input."""
-    names = argument_names(fn)
+    aliases = argument_aliases(fn)
     types = list(fn.function_type.inputs.data)
-    values = order_inputs(names, inputs)
-    return [check_value(name, t, np.asarray(x)) for name, t, x in zip(names, types, values)]
+    values = order_inputs(aliases, inputs)
+    return [check_value(a[0], t, np.asarray(x)) for a, t, x in zip(aliases, types, values)]
 
 
 def check_value(name: str, t, value: np.ndarray) -> np.ndarray:

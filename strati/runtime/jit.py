@@ -2,7 +2,8 @@
 
     exe = compile_module(module)          # the module's only (or first public) function
     y = exe(x)                            # numpy in, numpy out
-    y = exe(x=x)                          # or by argument name
+    y = exe(x=x)                          # or by argument name (an ONNX name, or its SSA alias)
+    y = exe({"input.1": x})               # or a dict of them, as onnxruntime takes its feeds
     exe(x, out=y)                         # into a preallocated output
 
 Calling convention: every function ``@f`` has a wrapper ``void @f_entry(ptr
@@ -42,7 +43,7 @@ from strati.dense import to_dtype
 from strati.diagnostics import StratiError
 from strati.dialects.hw.ops import module_target
 from strati.dialects.hw.target import Target, all_targets, get_target
-from strati.functions import find_function
+from strati.functions import argument_aliases, find_function
 
 EMBED_LIMIT = 64 * 1024
 """Globals up to this many bytes are embedded in the LLVM module; larger ones are bound by address."""
@@ -134,8 +135,11 @@ class Port:
 
     name: str
     type: Attribute
-    shape: tuple[int, ...]
+    shape: tuple[int | None, ...]
+    """None where a dimension is dynamic (a specialising executable's ports, :mod:`strati.specialize`)."""
     dtype: np.dtype
+    aliases: tuple[str, ...] = ()
+    """Other names the port answers to (the SSA name, when ``name`` is an ONNX name it cannot spell)."""
 
     @property
     def is_buffer(self) -> bool:
@@ -145,13 +149,14 @@ class Port:
         return f"{self.name}: {self.type}"
 
 
-def _port(name: str, t: Attribute) -> Port:
+def _port(names: str | tuple[str, ...], t: Attribute) -> Port:
+    name, *aliases = (names,) if isinstance(names, str) else names
     if isinstance(t, MemRefType):
-        return Port(name, t, tuple(t.get_shape()), to_dtype(t.get_element_type()))
+        return Port(name, t, tuple(t.get_shape()), to_dtype(t.get_element_type()), tuple(aliases))
     from xdsl.dialects.builtin import IndexType
 
     dtype = np.dtype(np.int64) if isinstance(t, IndexType) else to_dtype(t)
-    return Port(name, t, (), dtype)
+    return Port(name, t, (), dtype, tuple(aliases))
 
 
 @dataclass
@@ -204,20 +209,7 @@ class Executable:
 
     def bind(self, args: Sequence, named: Mapping[str, object]) -> list[np.ndarray]:
         """The inputs as arrays of the right dtype and shape, or a StratiError naming the input."""
-        names = self.input_names
-        if args and named:
-            raise StratiError("give the inputs either by position or by name, not both")
-        if named:
-            unknown = [k for k in named if k not in names]
-            if unknown:
-                raise StratiError(f"unknown input '{unknown[0]}' (inputs: {', '.join(names) or 'none'})")
-            missing = [p for p in self.inputs if p.name not in named]
-            if missing:
-                raise StratiError(f"missing input '{missing[0].name}' of type {missing[0].type}")
-            args = tuple(named[n] for n in names)
-        if len(args) != len(names):
-            raise StratiError(f"expected {len(names)} inputs ({', '.join(names)}), got {len(args)}")
-        return [check_input(p, x) for p, x in zip(self.inputs, args)]
+        return [check_input(p, x) for p, x in zip(self.inputs, order_ports(self.inputs, args, named))]
 
     def _outputs(self, out, inputs: list[np.ndarray]) -> list[np.ndarray]:
         if out is None:
@@ -244,6 +236,18 @@ class Executable:
                 llmod = llvm.parse_assembly(self.llvm_ir)
                 self._assembly = host_target_machine().emit_assembly(llmod)
         return self._assembly
+
+
+def order_ports(ports: Sequence[Port], args: Sequence, named: Mapping[str, object]) -> list:
+    """The inputs given by position, or by name (a port's name or any of its aliases; as keywords or
+    as one dict, as onnxruntime takes its feeds), in port order."""
+    from strati.runtime.interpreter import order_inputs
+
+    if len(args) == 1 and isinstance(args[0], Mapping) and not named:
+        args, named = (), args[0]
+    if args and named:
+        raise StratiError("give the inputs either by position or by name, not both")
+    return order_inputs([(p.name, *p.aliases) for p in ports], named or args, [p.type for p in ports])
 
 
 def check_input(port: Port, value, role: str = "input") -> np.ndarray:
@@ -304,6 +308,7 @@ def compile_module(
     ``vectorize_math``: let the vectorizer call glibc's libmvec for exp, tanh, erf, ... (when present)."""
     fn = find_function(module, entry)
     name = fn.sym_name.data
+    names = argument_aliases(fn)
     times: dict[str, float] = {}
     start = time.perf_counter()
     translation = translate_module(
@@ -318,11 +323,16 @@ def compile_module(
         raise StratiError(f"@{name} is private: only public functions can be called", fn)
     attr = module_target(module)
     targets = [get_target(attr.target_name)] if attr is not None else all_targets()
-    return _build(translation, info, opt_level, times, targets)
+    return _build(translation, info, opt_level, times, targets, names)
 
 
 def _build(
-    translation: Translation, info: FunctionInfo, opt_level: int, times: dict[str, float], targets: list[Target]
+    translation: Translation,
+    info: FunctionInfo,
+    opt_level: int,
+    times: dict[str, float],
+    targets: list[Target],
+    names: list[tuple[str, ...]],
 ) -> Executable:
     llvm = _llvm()
     unoptimized = str(translation.module)
@@ -352,7 +362,7 @@ def _build(
     if not address:
         raise RuntimeError(f"the JIT did not produce @{info.entry_symbol}")
     n_in = len(info.arg_types) - info.num_outputs
-    names, types = info.arg_names, info.arg_types
+    types = info.arg_types
     return Executable(
         name=info.name,
         inputs=[_port(n, t) for n, t in zip(names[:n_in], types[:n_in])],
@@ -374,6 +384,7 @@ __all__ = [
     "Executable",
     "Port",
     "check_input",
+    "order_ports",
     "compile_module",
     "host_target_machine",
     "host_vector_library",

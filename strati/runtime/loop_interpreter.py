@@ -51,7 +51,7 @@ from strati import registry
 from strati.dense import numpy_from_dense, to_dtype
 from strati.diagnostics import StratiError
 from strati.dialects.loop.ops import ArenaViewOp, IndexLoop, ViewOp, buffer_bytes
-from strati.functions import argument_names, find_function, output_count
+from strati.functions import argument_aliases, find_function, output_count
 from strati.runtime.interpreter import order_inputs
 
 try:  # the registry's references for arith/math, where that module is present
@@ -76,11 +76,11 @@ def run_loop_function(
     fn = find_function(module, entry)
     n_out = output_count(fn)
     types = list(fn.function_type.inputs.data)
-    names = argument_names(fn)
+    aliases = argument_aliases(fn)
     n_in = len(types) - n_out
-    in_names, in_types = names[:n_in], types[:n_in]
-    inputs = order_inputs(in_names, inputs)
-    args = [_bind(name, t, x) for name, t, x in zip(in_names, in_types, inputs)]
+    in_aliases, in_types = aliases[:n_in], types[:n_in]
+    inputs = order_inputs(in_aliases, inputs)
+    args = [_bind(a[0], t, x) for a, t, x in zip(in_aliases, in_types, inputs)]
     outputs = [_poison(t) for t in types[n_in:]]
     interp = LoopInterpreter(module, use_registry=use_registry)
     with np.errstate(all="ignore"):

@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, ModuleOp, TensorTyp
 from strati.dense import to_dtype
 from strati.diagnostics import DiagnosticError, StratiError, op_diagnostic
 from strati.compiler import module_level
-from strati.functions import input_argument_names
+from strati.functions import input_aliases
 from strati.runtime.interpreter import Interpreter, bind_inputs, check_value, find_function
 from strati.source import load_module
 from strati import limits
@@ -59,28 +59,29 @@ def build_arg_parser() -> argparse.ArgumentParser:
 
 
 def input_names(fn: func.FuncOp) -> list[str]:
-    """The ONNX names of an imported model's inputs (kept by the importer), else the SSA names."""
-    attr = fn.attributes.get("strati.input_names")
-    if attr is not None:
-        return [a.data for a in attr.data]
-    return input_argument_names(fn)  # a loop-level function's outputs are not inputs
+    """The inputs' names: an imported model's ONNX names (``strati.name``), else the SSA names."""
+    return [a[0] for a in input_aliases(fn)]  # a loop-level function's outputs are not inputs
 
 
 def read_inputs(fn: func.FuncOp, specs: list[str], seed: int | None) -> dict[str, np.ndarray]:
+    """The inputs by name; ``--input`` may use a name or its alias (the SSA name of an ONNX input)."""
     names = input_names(fn)
+    canonical = {alias: a[0] for a in input_aliases(fn) for alias in a}
     types = dict(zip(names, fn.function_type.inputs.data))
     given: dict[str, np.ndarray] = {}
     for spec in specs:
-        name, sep, path = spec.partition("=")
+        name, sep, path = split_input(spec, canonical)
         if not sep or not name or not path:
             raise ToolError(f"--input '{spec}' is not NAME=FILE.npy")
-        if name not in types:
+        if name not in canonical:
             raise ToolError(f"unknown input '{name}' (inputs of @{fn.sym_name.data}: {', '.join(names) or 'none'})")
+        name = canonical[name]
         if name in given:
             raise ToolError(f"input '{name}' is given twice")
         given[name] = load_npy(name, path)
         try:
-            check_value(name, types[name], given[name])
+            t = types[name]  # a loop-level function's buffers are checked as the tensors they hold
+            check_value(name, TensorType(t.element_type, t.get_shape()) if isinstance(t, MemRefType) else t, given[name])
         except StratiError as err:
             raise ToolError(err.message) from None
     rng = np.random.default_rng(seed)
@@ -91,6 +92,15 @@ def read_inputs(fn: func.FuncOp, specs: list[str], seed: int | None) -> dict[str
             raise ToolError(f"missing input '{name}' of type {types[name]} (give --input {name}=FILE.npy or --random-inputs SEED)")
         given[name] = random_value(name, types[name], rng)
     return given
+
+
+def split_input(spec: str, names) -> tuple[str, str, str]:
+    """``NAME=FILE`` as (NAME, "=", FILE); NAME is the longest known name the spec starts with (an
+    ONNX name may contain ``=``), else what precedes the first ``=``."""
+    for name in sorted(names, key=len, reverse=True):
+        if spec.startswith(name + "="):
+            return name, "=", spec[len(name) + 1 :]
+    return spec.partition("=")
 
 
 def load_npy(name: str, path: str) -> np.ndarray:
@@ -131,13 +141,26 @@ def summary(name: str, value: np.ndarray) -> str:
     return f"{name}: {value.dtype}{list(value.shape)} [{shown}{more}]{stats}"
 
 
-def load_model(path: str):
-    """A module from an .mlir file, or imported from an .onnx model."""
+def load_model(path: str, specs: list[str] = ()):
+    """A module from an .mlir file, or imported from an .onnx model; an ONNX model with dynamic
+    input dimensions is imported with the shapes of the inputs given (``--input``), so that
+    its shape computations fold."""
     if path.endswith(".onnx"):
         from strati.frontends.onnx import import_model  # onnx is needed only here
+        from strati.frontends.onnx_dynamic import as_model, has_dynamic_inputs, input_ports, with_input_shapes
+        from strati.specialize import check_dynamic
 
         try:
-            return import_model(path)
+            model = as_model(path)
+            if has_dynamic_inputs(model):
+                ports = {name: p for p in input_ports(model) for name in (p.name, *p.aliases)}
+                shapes = {}
+                for spec in specs:
+                    name, _, file = split_input(spec, ports)
+                    if name in ports and file:
+                        shapes[ports[name].name] = check_dynamic(ports[name], load_npy(name, file)).shape
+                model = with_input_shapes(model, shapes)
+            return import_model(model)
         except StratiError as err:
             raise ToolError(err.message) from None
     return load_module(read_text(path), path)
@@ -161,11 +184,26 @@ def compiled(module: ModuleOp, fn: func.FuncOp, opt_level: int, target: str | No
     """Native code through the standard pipeline, for the target named (default: the module's, else the host CPU)."""
     from strati.compiler import compile as compile_module
 
+    from strati.specialize import SpecializingExecutable
+
     exe = compile_module(module, target, entry=fn.sym_name.data, opt_level=opt_level)
-    print(f"compiled @{fn.sym_name.data} in {sum(exe.compile_seconds.values()):.3f} s")
-    if time_passes:
-        sys.stderr.write(Timing(list(exe.compile_seconds.items())).report())
-    return lambda inputs: exe.run(*inputs)
+    if not isinstance(exe, SpecializingExecutable):
+        print(f"compiled @{fn.sym_name.data} in {sum(exe.compile_seconds.values()):.3f} s")
+        if time_passes:
+            sys.stderr.write(Timing(list(exe.compile_seconds.items())).report())
+        return lambda inputs: exe.run(*inputs)
+
+    def run_specialized(inputs: list[np.ndarray]) -> list[np.ndarray]:
+        shapes = tuple(x.shape for x in exe.bind(inputs, {}))
+        if shapes not in exe.cached_shapes:
+            times = exe.specialization(shapes).compile_seconds
+            shown = ", ".join("x".join(map(str, s)) or "scalar" for s in shapes)
+            print(f"compiled @{fn.sym_name.data} for inputs of shapes {shown} in {sum(times.values()):.3f} s")
+            if time_passes:
+                sys.stderr.write(Timing(list(times.items())).report())
+        return exe.run(*inputs)
+
+    return run_specialized
 
 
 def timed(runner: Runner, inputs: list[np.ndarray], repeats: int) -> tuple[list[np.ndarray], list[float]]:
@@ -204,7 +242,7 @@ def run(argv: list[str] | None = None) -> int:
     limits.apply_arguments(args)
     for plugin in args.load_plugin:
         load_plugin(plugin)
-    module = load_model(args.file)
+    module = load_model(args.file, args.input)
     try:
         fn = find_function(module, args.entry)
         given = read_inputs(fn, args.input, args.random_inputs)

@@ -179,14 +179,14 @@ def collect(sets: Sequence[str]) -> list[Case]:
 
 
 class Backend:
-    """Turns a model into a callable over positional inputs (those of the function)."""
+    """Turns a model into a callable over the feeds by ONNX name (those not bound at import)."""
 
     name = "?"
 
     def unavailable(self) -> str | None:
         return None
 
-    def prepare(self, model: onnx.ModelProto, constant_inputs: dict[str, np.ndarray]) -> Callable[[list], list]:
+    def prepare(self, model: onnx.ModelProto, constant_inputs: dict[str, np.ndarray]) -> Callable[[dict], list]:
         raise NotImplementedError
 
 
@@ -200,7 +200,7 @@ class InterpBackend(Backend):
         module = import_model(model, constant_inputs)
         fn = find_function(module)
         interpreter = Interpreter(module)
-        return lambda inputs: interpreter.call(fn, bind_inputs(fn, inputs))
+        return lambda feeds: interpreter.call(fn, bind_inputs(fn, feeds))
 
 
 class JitBackend(Backend):
@@ -221,7 +221,7 @@ class JitBackend(Backend):
         from strati.frontends.onnx import import_model
 
         executable = strati.compile(import_model(model, constant_inputs), opt_level=self.opt_level)
-        return lambda inputs: [np.asarray(o) for o in executable.run(*inputs)]
+        return lambda feeds: [np.asarray(o) for o in executable.run(feeds)]
 
 
 BACKENDS: dict[str, Callable[[], Backend]] = {"interp": InterpBackend, "jit": JitBackend}
@@ -335,7 +335,7 @@ def run_case(case: Case, backend: Backend) -> Result:
                     return done("unsupported", str(err).removeprefix("unsupported: "), err.problems)
             if constant_names:
                 bound_note = f" (input {', '.join(repr(k) for k in constant_names)} bound at import)"
-            args = [feeds[k] for k in feed_names if k not in constant_names]
+            args = {k: feeds[k] for k in feed_names if k not in constant_names}  # by ONNX name, as onnxruntime
             with warnings.catch_warnings(), np.errstate(all="ignore"):
                 warnings.simplefilter("ignore")
                 got = fn(args)
