@@ -48,6 +48,8 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("--output-dir", metavar="DIR", help="save each output as DIR/<name>.npy")
     ap.add_argument("--bench", type=int, default=0, metavar="N", help="run N more times and print their median time per call")
     ap.add_argument("--target", metavar="NAME", help="the target the jit backend compiles for (default: the module's, else cpu)")
+    ap.add_argument("--profile", action="store_true",
+                    help="jit: print what the target's runtime measured over the calls (cycles, bytes, utilisation)")
     ap.add_argument("--load-plugin", action="append", default=[], metavar="FILE.py|MODULE")
     return ap
 
@@ -199,8 +201,15 @@ def run(argv: list[str] | None = None) -> int:
         fn = find_function(module, args.entry)
         given = read_inputs(fn, args.input, args.random_inputs)
         inputs = [given[name] for name in input_names(fn)]
+        profiled = None
+        if args.profile and args.backend == "jit":
+            from strati.dialects.hw.target import target_of
+
+            profiled = target_of(module, args.target)[0]
+            profiled.profile()  # forget what earlier calls measured
         make = {"interp": interpreted, "jit": lambda m, f: compiled(m, f, args.opt_level, args.target)}
         outputs, times = timed(make[args.backend](module, fn), inputs, args.bench)
+        report = profiled.profile() if profiled is not None else None
         reference = None
         if args.check:
             other = "interp" if args.backend == "jit" else "jit"
@@ -212,6 +221,8 @@ def run(argv: list[str] | None = None) -> int:
     names = [f"output{i}" for i in range(len(outputs))]
     for name, value in zip(names, outputs):
         print(summary(name, value))
+    if args.profile:
+        print(report or f"--profile: target '{args.target or 'of the module'}' measures nothing (or the backend is not jit)")
     if args.bench:
         print(f"median time per call ({args.backend}, {len(times)} runs): {np.median(times) * 1e3:.3f} ms")
     if args.output_dir:

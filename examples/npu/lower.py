@@ -1,0 +1,126 @@
+"""From ``graph.matmul`` to the NPU: a strategy chooses the tiling (``npu.matmul``), its
+``bufferize`` rule writes the tiled program, and every buffer op is emitted as a call into
+the simulator.
+
+The program, per output tile (i, j) and reduction step k (``S`` slots per scratchpad,
+double buffering when two tiles fit)::
+
+    pop store->compute; alu set 0 on acc[s]            (the accumulator slot is free)
+    for k: pop compute->load                           (the input slots are free)
+           dma_load A, B into inp/wgt[slot]; push load->compute
+           pop load->compute; gemm; push compute->load
+    push compute->store; pop compute->store; dma_store acc[s]; push store->compute
+
+The prologue pushes one free-slot token per slot and the epilogue pops them back, so the
+load of step k+1 overlaps the GEMM of step k whenever ``S`` is 2.
+"""
+
+import llvmlite.ir as ir
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import DenseArrayBase, MemRefType, NoneAttr, StringAttr, TensorType, f32, i8, i32, i64
+
+from strati.codegen.llvm import I64, PTR, VOID
+from strati.dialects.hw.ops import MemorySpaceAttr
+from strati.dialects.hw.target import get_target
+from strati.registry import register_op_attr
+from strati.strategy import Strategy, register_strategy
+
+from .ops import AluOp, DmaLoadOp, DmaStoreOp, GemmOp, MatmulOp, SyncOp, description
+from .simulator import SIMULATOR
+from .target import ELEMENT_BYTES
+
+DTYPES = {"int8": i8, "f32": f32}
+
+
+def tiling(desc):
+    """Slots per scratchpad (inp/wgt, acc): two where two tiles fit, for double buffering."""
+    (m, k, n), sizes = desc["tile"], ELEMENT_BYTES[desc["dtype"]]
+    two = lambda space, elems, size: 2 if 2 * elems * size <= desc[f"{space}_bytes"] else 1  # noqa: E731
+    return min(two("inp", m * k, sizes[0]), two("wgt", k * n, sizes[1])), two("acc", m * n, sizes[2])
+
+
+def matmul_applies(op, desc):
+    types = [v.type for v in (*op.operands, *op.results)]
+    return all(isinstance(t, TensorType) and len(t.get_shape()) == 2 and t.element_type == DTYPES[desc["dtype"]]
+               for t in types)
+
+
+def matmul_cycles(op, desc):
+    """GEMM cycles: tiles times a tile's rows (the loads overlap when double buffered)."""
+    (rows, depth), (_, cols) = (v.type.get_shape() for v in op.operands)
+    m, k, n = desc["tile"]
+    return float(-(-rows // m) * -(-depth // k) * -(-cols // n) * m)
+
+
+def lower_matmul(op, b, desc):
+    return b.insert(MatmulOp.create(operands=list(op.operands), result_types=[op.results[0].type], properties={
+        "tile": DenseArrayBase.from_list(i64, list(desc["tile"])), "slots": DenseArrayBase.from_list(i64, list(tiling(desc)))})).results[0]
+
+
+def bufferize_matmul(bz, op):
+    (m, k, n), (slots, acc_slots) = op.tile.get_values(), op.slots.get_values()
+    a, b, c = bz.buffer(op.a), bz.buffer(op.b), bz.result_buffer(op.res)
+    element = a.type.element_type
+    accumulator = i32 if element == i8 else f32
+    space = lambda t, shape, s: bz.alloc(MemRefType(t, shape, NoneAttr(), MemorySpaceAttr(s)))  # noqa: E731
+    inp, wgt, acc = space(element, [slots, m, k], "inp"), space(element, [slots, k, n], "wgt"), space(accumulator, [acc_slots, m, n], "acc")
+    (rows, depth), cols = a.type.get_shape(), b.type.get_shape()[1]
+    tiles_i, tiles_j, tiles_k = -(-rows // m), -(-cols // n), -(-depth // k)
+
+    def sync(mode, source, dest):
+        bz.emit(SyncOp.create(properties={"mode": StringAttr(mode), "source": StringAttr(source), "dest": StringAttr(dest)}))
+
+    def op2(cls, x, y):
+        return bz.emit(cls(x, y if not isinstance(y, int) else bz.index(y))).results[0]
+
+    for _ in range(slots):
+        sync("push", "compute", "load")
+    for _ in range(acc_slots):
+        sync("push", "store", "compute")
+
+    def tile(ivs):
+        i, j = ivs
+        ij = op2(arith.AddiOp, op2(arith.MuliOp, i, tiles_j), j)
+        s = op2(arith.RemUIOp, ij, acc_slots)
+        sync("pop", "store", "compute")
+        bz.emit(AluOp.create(operands=[acc, s], properties={"kind": StringAttr("set"), "imm": DenseArrayBase.from_list(i64, [0]),
+                                                             "operandSegmentSizes": DenseArrayBase.from_list(i32, [1, 1, 0, 0])}))
+
+        def step(kv):
+            t = op2(arith.RemUIOp, op2(arith.AddiOp, op2(arith.MuliOp, ij, tiles_k), kv[0]), slots)
+            sync("pop", "compute", "load")
+            bz.emit(DmaLoadOp(operands=[a, op2(arith.MuliOp, i, m), op2(arith.MuliOp, kv[0], k), inp, t]))
+            bz.emit(DmaLoadOp(operands=[b, op2(arith.MuliOp, kv[0], k), op2(arith.MuliOp, j, n), wgt, t]))
+            sync("push", "load", "compute")
+            sync("pop", "load", "compute")
+            bz.emit(GemmOp(operands=[inp, t, wgt, t, acc, s]))
+            sync("push", "compute", "load")
+
+        bz.loops([tiles_k], [False], step)
+        sync("push", "compute", "store")
+        sync("pop", "compute", "store")
+        bz.emit(DmaStoreOp(operands=[acc, s, c, op2(arith.MuliOp, i, m), op2(arith.MuliOp, j, n)]))
+        sync("push", "store", "compute")
+
+    bz.loops([tiles_i, tiles_j], [False, False], tile)
+    for _ in range(slots):
+        sync("pop", "compute", "load")
+    for _ in range(acc_slots):
+        sync("pop", "store", "compute")
+
+
+def emit_npu(e, op):
+    """``npu_exec(id, buffers..., indices...)``: the simulator finds the op by its id."""
+    ident = SIMULATOR.add(op, description(op) or get_target("npu").describe())
+    pointers = [e.v(v) for v in op.operands if isinstance(v.type, MemRefType)]
+    ints = [e.v(v) for v in op.operands if not isinstance(v.type, MemRefType)]
+    fn = e.tr.declare("npu_exec", VOID, [I64, PTR, PTR, PTR, I64, I64, I64, I64])
+    e.b.call(fn, [ir.Constant(I64, ident), *pointers, *[ir.Constant(PTR, None)] * (3 - len(pointers)),
+                  *ints, *[ir.Constant(I64, 0)] * (4 - len(ints))])
+
+
+register_strategy(Strategy("npu_gemm", "graph.matmul", "npu", lower_matmul, cost=matmul_cycles, applies=matmul_applies,
+                           doc="tiled for the scratchpads, double buffered where two tiles fit"))
+register_op_attr("npu.matmul", "bufferize", bufferize_matmul)
+for _name in ("dma_load", "dma_store", "gemm", "alu", "sync"):
+    register_op_attr(f"npu.{_name}", "emit", emit_npu)
