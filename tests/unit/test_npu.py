@@ -1,0 +1,125 @@
+"""The NPU plug-in (examples/npu): matmul on the simulator against numpy (bit-exact for int8,
+rtol 1e-4 for f32) over shapes that do and do not divide the tile, the loop interpreter
+against the simulator bit for bit, the cycle model (double buffering overlaps the queues),
+and the one-line errors for descriptions and programs that cannot run."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from helpers import parse
+
+import strati
+from strati.compiler import lower_to
+from strati.diagnostics import StratiError
+from strati.dialects.hw.ops import format_value
+from strati.dialects.hw.target import get_target
+from strati.runtime.loop_interpreter import run_loop_function
+
+sys.path.insert(0, str(Path(__file__).parents[2] / "examples"))
+import npu  # noqa: E402  (registers the npu target, as --load-plugin examples/npu does)
+from npu.simulator import SIMULATOR  # noqa: E402
+
+RNG = np.random.default_rng(3)
+
+
+def matmul_module(m, k, n, element, **fields):
+    desc = ", ".join(f"{key} = {format_value(value)}" for key, value in {"dtype": "f32" if element == "f32" else "int8", **fields}.items())
+    return parse(f"""
+builtin.module attributes {{hw.target = #hw.target<"npu", {desc}>}} {{
+  func.func @mm(%x: tensor<{m}x{k}x{element}>, %w: tensor<{k}x{n}x{element}>) -> tensor<{m}x{n}x{element}> {{
+    %y = graph.matmul %x, %w : (tensor<{m}x{k}x{element}>, tensor<{k}x{n}x{element}>) -> tensor<{m}x{n}x{element}>
+    func.return %y : tensor<{m}x{n}x{element}>
+  }}
+}}""")
+
+
+def operands(m, k, n, element):
+    if element == "i8":
+        return RNG.integers(-128, 128, (m, k)).astype(np.int8), RNG.integers(-128, 128, (k, n)).astype(np.int8)
+    return RNG.standard_normal((m, k)).astype(np.float32), RNG.standard_normal((k, n)).astype(np.float32)
+
+
+@pytest.mark.parametrize("shape", [(16, 16, 16), (33, 40, 17), (1, 70, 5), (48, 8, 32)])
+def test_int8_matmul_is_bit_exact(shape):
+    x, w = operands(*shape, "i8")
+    got = strati.compile(matmul_module(*shape, "i8"), "npu")(x, w)
+    want = (x.astype(np.int32) @ w.astype(np.int32)).astype(np.int8)  # int32 accumulation, two's-complement store
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("shape", [(16, 16, 16), (40, 20, 24), (3, 50, 7)])
+def test_f32_matmul_within_rtol(shape):
+    x, w = operands(*shape, "f32")
+    got = strati.compile(matmul_module(*shape, "f32"), "npu")(x, w)
+    np.testing.assert_allclose(got, x @ w, rtol=1e-4, atol=1e-5)
+
+
+def test_loop_interpreter_runs_the_npu_ops_as_the_simulator_does():
+    x, w = operands(33, 40, 17, "i8")
+    hw = lower_to(matmul_module(33, 40, 17, "i8"), "hw", target="npu")
+    assert {"npu.dma_load", "npu.gemm", "npu.alu", "npu.dma_store", "npu.sync"} <= {op.name for op in hw.walk()}
+    (interpreted,) = run_loop_function(hw, [x, w], "mm")
+    np.testing.assert_array_equal(interpreted, strati.compile(hw)(x, w))
+
+
+def simulate(module, *inputs):
+    SIMULATOR.report()
+    strati.compile(module, "npu")(*inputs)
+    stats, cycles = {k: list(v) for k, v in SIMULATOR.stats.items()}, SIMULATOR.cycles()
+    SIMULATOR.report()
+    return stats, cycles
+
+
+def test_cycle_model_counts_and_double_buffering_overlaps():
+    x, w = operands(64, 64, 64, "i8")
+    double, double_cycles = simulate(matmul_module(64, 64, 64, "i8"), x, w)
+    single, single_cycles = simulate(matmul_module(64, 64, 64, "i8", inp_bytes=256), x, w)
+    tiles = 4 * 4 * 4
+    assert double["npu.gemm"] == single["npu.gemm"] == [tiles, tiles * 16, 0, tiles * 16 ** 3]
+    assert double["npu.dma_load"][2] == 2 * 4 * 64 * 64  # x once per column of tiles, w once per row
+    assert double["npu.dma_store"][2] == 64 * 64
+    assert double_cycles < single_cycles
+    busy = sum(v[1] for v in double.values())
+    assert max(v[1] for v in double.values()) <= double_cycles < busy  # the queues overlap
+
+
+def test_profile_report_and_deadlock():
+    report = SIMULATOR.report()
+    assert report.startswith("npu profile: 0 cycles")
+    from npu.ops import SyncOp
+    from xdsl.dialects.builtin import StringAttr
+
+    pop = SyncOp.create(properties={"mode": StringAttr("pop"), "source": StringAttr("load"), "dest": StringAttr("compute")})
+    SIMULATOR.execute(pop, get_target("npu").describe(), [])
+    with pytest.raises(RuntimeError, match="npu: deadlock, 'compute' pops a token 'load' never pushed"):
+        get_target("npu").after_call()
+
+
+def test_strategy_applies_to_the_target_dtype_only():
+    # An f32 matmul on an int8 NPU has no npu strategy: it is host code, and still right.
+    x, w = operands(8, 8, 8, "f32")
+    module = matmul_module(8, 8, 8, "f32", dtype="int8")
+    assert not any(op.name.startswith("npu.") for op in lower_to(module.clone(), "hw", target="npu").walk())
+    np.testing.assert_allclose(strati.compile(module, "npu")(x, w), x @ w, rtol=1e-4, atol=1e-5)
+
+
+def test_tile_that_cannot_fit_is_one_line():
+    with pytest.raises(Exception, match="a 16x16 f32 tile needs 1024 bytes, more than acc_bytes 512: the tile cannot fit"):
+        matmul_module(4, 4, 4, "f32", acc_bytes=512)
+
+
+def test_plugin_loads_as_a_directory(tmp_path):
+    import subprocess
+
+    out = subprocess.run([Path(sys.executable).parent / "strati-opt", "--load-plugin", str(Path(npu.__file__).parent),
+                          "--list-targets"], capture_output=True, text=True, check=True).stdout
+    assert "npu  [npu.target]" in out and "strategies for graph.matmul: npu_gemm" in out
+
+
+def test_plugin_stays_small():
+    files = list(Path(npu.__file__).parent.glob("*.py"))
+    assert sum(len(f.read_text().splitlines()) for f in files) <= 600
