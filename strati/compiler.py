@@ -26,7 +26,7 @@ from strati.diagnostics import StratiError, diagnostic_message, verify_module
 LEVELS = ("graph", "tensor", "loop", "hw")
 
 STANDARD_PIPELINE: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("graph", ("convert-graph-to-tensor",)),
+    ("graph", ("partition", "convert-graph-to-tensor")),
     ("tensor", ("convert-tensor-to-loop",)),
     ("loop", ("convert-loop-to-hw",)),
 )

@@ -17,11 +17,18 @@ load of step k+1 overlaps the GEMM of step k whenever ``S`` is 2.
 
 import llvmlite.ir as ir
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import DenseArrayBase, MemRefType, NoneAttr, StringAttr, TensorType, f32, i8, i32, i64
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, MemRefType, NoneAttr, StringAttr, TensorType, f32, i8, i32, i64
+
+from xdsl.ir.affine import AffineMap
 
 from strati.codegen.llvm import I64, PTR, VOID
+from strati.dialects.graph.attrs.nn import conv_params
+from strati.dialects.graph.lowering.nn import conv_patches
 from strati.dialects.hw.ops import MemorySpaceAttr
 from strati.dialects.hw.target import get_target
+from strati.dialects.tensor import scalar as s
+from strati.dialects.tensor.build import dims
+from strati.dialects.tensor.ops import PARALLEL
 from strati.registry import register_op_attr
 from strati.strategy import Strategy, register_strategy
 
@@ -109,6 +116,40 @@ def bufferize_matmul(bz, op):
         sync("pop", "store", "compute")
 
 
+def conv_applies(op, desc):
+    """One image, one group, static shapes, the target's dtype: an im2col matmul on the NPU."""
+    types = [v.type for v in (*op.operands, *op.results)]
+    return (all(isinstance(t, TensorType) and DYNAMIC_INDEX not in t.get_shape() for t in types) and conv_params(op)[3] == 1
+            and types[0].get_shape()[0] == 1 and types[0].element_type == DTYPES[desc["dtype"]])
+
+
+def conv_matmul(op):
+    """The convolution's matmul: weights (oc x ic*kh*kw) by patches (ic*kh*kw x oh*ow)."""
+    (o, c, kh, kw), (_, _, oh, ow) = op.operands[1].type.get_shape(), op.results[0].type.get_shape()
+    return o, c * kh * kw, oh * ow
+
+
+def conv_cycles(op, desc):
+    o, r, p = conv_matmul(op)
+    m, k, n = desc["tile"]
+    return float(-(-o // m) * -(-r // k) * -(-p // n) * m)
+
+
+def lower_conv(op, b, desc):
+    """The patches gathered on the host (im2col), multiplied on the NPU, the bias added on the host."""
+    (o, r, p), element = conv_matmul(op), op.operands[0].type.element_type
+    cols = b.reshape(conv_patches(op, b), (r, p))
+    y = b.insert(MatmulOp.create(operands=[b.reshape(op.operands[1], (o, r)), cols], result_types=[TensorType(element, [o, p])],
+                                 properties={"tile": DenseArrayBase.from_list(i64, list(desc["tile"])),
+                                             "slots": DenseArrayBase.from_list(i64, list(tiling(desc)))})).results[0]
+    if len(op.operands) == 3:
+        d = dims(2)
+        (y,) = b.generic([y, op.operands[2]], [b.empty(TensorType(element, [o, p]))],
+                         [AffineMap.identity(2), AffineMap(2, 0, (d[0],)), AffineMap.identity(2)], [PARALLEL] * 2,
+                         lambda v, bias, _: s.add(v, bias))
+    return b.reshape(y, op.results[0].type.get_shape())
+
+
 def emit_npu(e, op):
     """``npu_exec(id, buffers..., indices...)``: the simulator finds the op by its id."""
     ident = SIMULATOR.add(op, description(op) or get_target("npu").describe())
@@ -121,6 +162,8 @@ def emit_npu(e, op):
 
 register_strategy(Strategy("npu_gemm", "graph.matmul", "npu", lower_matmul, cost=matmul_cycles, applies=matmul_applies,
                            doc="tiled for the scratchpads, double buffered where two tiles fit"))
+register_strategy(Strategy("npu_im2col", "graph.conv2d", "npu", lower_conv, cost=conv_cycles, applies=conv_applies,
+                           doc="patches gathered on the host, multiplied on the NPU"))
 register_op_attr("npu.matmul", "bufferize", bufferize_matmul)
 for _name in ("dma_load", "dma_store", "gemm", "alu", "sync"):
     register_op_attr(f"npu.{_name}", "emit", emit_npu)

@@ -58,6 +58,7 @@ for _name, _module, _cls in (
     ("fuse-ops", "fuse_ops", "FuseOpsPass"),
     ("infer-shapes", "infer_shapes", "InferShapesPass"),
     ("interchange", "interchange", "InterchangePass"),
+    ("partition", "partition", "PartitionPass"),
     ("plan-memory", "plan_memory", "PlanMemoryPass"),
     ("simplify-inference", "simplify_inference", "SimplifyInferencePass"),
     ("vectorize", "vectorize", "VectorizePass"),
