@@ -3,7 +3,7 @@
 As TVM's BYOC does, the target's own patterns decide: an op goes to the target when one of
 the target's strategies applies to it (:func:`strati.strategy.choose`), and every other op
 stays on the host CPU, where its own ``lower`` implements it.  The pass writes the decision
-on each op, ``{strati.placement = "npu"}``, numbers the connected groups of ops placed on
+on each op that has none yet, ``{strati.placement = "npu"}``, numbers the connected groups of ops placed on
 the target (``strati.partition = N``), and notes on stderr what falls back to the host.
 ``convert-graph-to-tensor`` then honours the placement, so a person may move an op back to
 the host by editing its attribute.  On the host target itself there is nothing to decide.
@@ -58,8 +58,7 @@ class PartitionPass(ModulePass):
         for inner in fn.walk():
             if inner.dialect_name() != "graph" or inner.regions or not inner.results or inner.name == "graph.constant":
                 continue
-            inner.attributes.pop(PLACEMENT, None)  # decide afresh, from the target's patterns
-            if choose(inner, description) is None:
+            if choose(inner, description) is None:  # a placement already there (a person's) is kept
                 inner.attributes[PLACEMENT] = StringAttr(DEFAULT_TARGET)
                 fallback[inner.name] += 1
                 continue
