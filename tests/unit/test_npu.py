@@ -123,3 +123,83 @@ def test_plugin_loads_as_a_directory(tmp_path):
 def test_plugin_stays_small():
     files = list(Path(npu.__file__).parent.glob("*.py"))
     assert sum(len(f.read_text().splitlines()) for f in files) <= 600
+
+
+# --- whole models: partitioned between the NPU and the host ------------------------------------
+
+
+def on_npu(module, **fields):
+    from strati.dialects.hw.ops import set_module_target
+
+    set_module_target(module, get_target("npu").describe().replace(**fields))
+    return module
+
+
+def placements(module):
+    from strati.transforms.partition import PartitionPass
+
+    PartitionPass(notes=False).apply(None, module)
+    return sorted((op.name, op.attributes["strati.placement"].data) for op in module.walk() if "strati.placement" in op.attributes)
+
+
+def test_example_cnn_runs_partitioned_and_matches_the_interpreter(capfd):
+    from strati.runtime.interpreter import run_function
+
+    module = on_npu(strati.compiler.load(Path(__file__).parents[2] / "examples" / "cnn.mlir"), dtype="f32")
+    inputs = [RNG.standard_normal(t.get_shape()).astype(np.float32) for t in module.ops.first.function_type.inputs.data]
+    SIMULATOR.report()
+    got = strati.compile(module)(*inputs)
+    assert SIMULATOR.stats["npu.gemm"][0] > 0  # the convolutions ran on the NPU
+    assert "note: @cnn: 2 ops in 2 partitions on npu; on the host cpu" in capfd.readouterr().err
+    np.testing.assert_allclose(got, run_function(module, inputs)[0], rtol=1e-4, atol=1e-6)
+    assert ("graph.conv2d", "npu") in placements(module.clone()) and ("graph.softmax", "cpu") in placements(module.clone())
+
+
+def residual_cnn(channels=8, size=8):
+    from onnx import TensorProto, helper, numpy_helper
+
+    rng = np.random.default_rng(5)
+    weight = lambda name, *shape: numpy_helper.from_array((0.3 * rng.standard_normal(shape)).astype(np.float32), name)  # noqa: E731
+    conv = lambda x, w, y: helper.make_node("Conv", [x, w, w + "_b"], [y], pads=[1, 1, 1, 1])  # noqa: E731
+    nodes = [conv("x", "w0", "c0"), helper.make_node("Relu", ["c0"], ["r0"])]
+    for i in (1, 3):  # two residual blocks: conv, relu, conv, add the block's input, relu
+        a, b = f"r{i - 1}", f"r{i + 1}"
+        nodes += [conv(a, f"w{i}", f"c{i}"), helper.make_node("Relu", [f"c{i}"], [f"r{i}"]), conv(f"r{i}", f"w{i + 1}", f"c{i + 1}"),
+                  helper.make_node("Add", [f"c{i + 1}", a], [f"s{i}"]), helper.make_node("Relu", [f"s{i}"], [b])]
+    nodes += [helper.make_node("GlobalAveragePool", ["r4"], ["g"]), helper.make_node("Flatten", ["g"], ["f"]),
+              helper.make_node("Gemm", ["f", "fc", "fc_b"], ["y"], transB=1)]
+    inits = [weight("w0", channels, 3, 3, 3), weight("w0_b", channels)]
+    for i in range(1, 5):
+        inits += [weight(f"w{i}", channels, channels, 3, 3), weight(f"w{i}_b", channels)]
+    inits += [weight("fc", 10, channels), weight("fc_b", 10)]
+    graph = helper.make_graph(nodes, "residual", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, size, size])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 10])], inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def test_onnx_residual_cnn_runs_partitioned_and_matches_the_interpreter():
+    from strati.runtime.interpreter import run_function
+
+    module = on_npu(strati.compiler.load(residual_cnn()), dtype="f32")
+    x = RNG.standard_normal((1, 3, 8, 8)).astype(np.float32)
+    SIMULATOR.report()
+    got = strati.compile(module)(x)
+    assert SIMULATOR.stats["npu.gemm"][0] > 0
+    np.testing.assert_allclose(got, run_function(module, [x])[0], rtol=1e-4, atol=1e-6)
+    placed = placements(module.clone())
+    assert placed.count(("graph.conv2d", "npu")) == 5 and ("graph.add", "cpu") in placed
+
+
+def test_strided_convolution_with_bias():
+    module = on_npu(parse("""
+func.func @conv(%x: tensor<1x5x9x9xf32>, %k: tensor<20x5x3x3xf32>, %b: tensor<20xf32>) -> tensor<1x20x5x5xf32> {
+  %y = graph.conv2d %x, %k, %b {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x5x9x9xf32>, tensor<20x5x3x3xf32>, tensor<20xf32>) -> tensor<1x20x5x5xf32>
+  func.return %y : tensor<1x20x5x5xf32>
+}"""), dtype="f32")
+    from strati.runtime.interpreter import run_function
+
+    inputs = [RNG.standard_normal(shape).astype(np.float32) for shape in ((1, 5, 9, 9), (20, 5, 3, 3), (20,))]
+    SIMULATOR.report()
+    got = strati.compile(module)(*inputs)
+    assert SIMULATOR.stats["npu.gemm"][0] == 2 * 3 * 2  # 20 channels x 45 patch rows x 25 pixels in 16-tiles
+    np.testing.assert_allclose(got, run_function(module, inputs)[0], rtol=1e-4, atol=1e-5)
