@@ -222,7 +222,8 @@ def run(argv: list[str] | None = None) -> int:
     for name, value in zip(names, outputs):
         print(summary(name, value))
     if args.profile:
-        print(report or f"--profile: target '{args.target or 'of the module'}' measures nothing (or the backend is not jit)")
+        print(report or ("--profile: the interpreter measures nothing" if profiled is None
+                         else f"--profile: target '{profiled.name}' measures nothing"))
     if args.bench:
         print(f"median time per call ({args.backend}, {len(times)} runs): {np.median(times) * 1e3:.3f} ms")
     if args.output_dir:
