@@ -1,15 +1,11 @@
-"""From ``graph.matmul`` to the NPU: a strategy chooses the tiling (``npu.matmul``), its
-``bufferize`` rule writes the tiled program, and every buffer op is emitted as a call into
-the simulator.
+"""From graph to the NPU: strategies for (q)matmul and (q)conv2d choose the tiling
+(``npu.matmul``), its ``bufferize`` rule writes the tiled program, and every buffer op is
+emitted as a call into the simulator.  Per output tile (i, j) and reduction step k::
 
-The program, per output tile (i, j) and reduction step k (``S`` slots per scratchpad,
-double buffering when two tiles fit)::
-
-    pop store->compute; alu set 0 on acc[s]            (the accumulator slot is free)
-    for k: pop compute->load                           (the input slots are free)
-           dma_load A, B into inp/wgt[slot]; push load->compute
+    pop store->compute; alu set 0 on acc[s]   (or dma_load init, after pop store->load)
+    for k: pop compute->load; dma_load A, B into inp/wgt[slot]; push load->compute
            pop load->compute; gemm; push compute->load
-    push compute->store; pop compute->store; dma_store acc[s]; push store->compute
+    [alu shift, clip]; push compute->store; pop compute->store; dma_store acc[s]; push store->compute
 
 The prologue pushes one free-slot token per slot and the epilogue pops them back, so the
 load of step k+1 overlaps the GEMM of step k whenever ``S`` is 2.
@@ -17,8 +13,7 @@ load of step k+1 overlaps the GEMM of step k whenever ``S`` is 2.
 
 import llvmlite.ir as ir
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, MemRefType, NoneAttr, StringAttr, TensorType, f32, i8, i32, i64
-
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IntegerAttr, MemRefType, NoneAttr, StringAttr, TensorType, f32, i8, i32, i64
 from xdsl.ir.affine import AffineMap
 
 from strati.codegen.llvm import I64, PTR, VOID
@@ -26,7 +21,6 @@ from strati.dialects.graph.attrs.nn import conv_params
 from strati.dialects.graph.lowering.nn import conv_patches
 from strati.dialects.hw.ops import MemorySpaceAttr
 from strati.dialects.hw.target import get_target
-from strati.dialects.tensor import scalar as s
 from strati.dialects.tensor.build import dims
 from strati.dialects.tensor.ops import PARALLEL
 from strati.registry import register_op_attr
@@ -52,21 +46,31 @@ def matmul_applies(op, desc):
                for t in types)
 
 
-def matmul_cycles(op, desc):
+def cycles(m, k, n, desc):
     """GEMM cycles: tiles times a tile's rows (the loads overlap when double buffered)."""
-    (rows, depth), (_, cols) = (v.type.get_shape() for v in op.operands)
-    m, k, n = desc["tile"]
-    return float(-(-rows // m) * -(-depth // k) * -(-cols // n) * m)
+    tm, tk, tn = desc["tile"]
+    return float(-(-m // tm) * -(-k // tk) * -(-n // tn) * tm)
+
+
+def npu_matmul(op, b, desc, a, w, init=None):
+    """``npu.matmul`` tiled for ``desc``; a quantised op's ``shift`` requantises on the ALU."""
+    props = {"tile": DenseArrayBase.from_list(i64, list(desc["tile"])), "slots": DenseArrayBase.from_list(i64, list(tiling(desc)))}
+    if op.name.startswith("graph.q"):
+        props["shift"] = IntegerAttr(op.param("shift"), i64)
+    m, n = a.type.get_shape()[0], w.type.get_shape()[1]
+    return b.insert(MatmulOp.create(operands=[a, w, *([init] if init else [])], properties=props,
+                                    result_types=[TensorType(op.results[0].type.element_type, [m, n])])).results[0]
 
 
 def lower_matmul(op, b, desc):
-    return b.insert(MatmulOp.create(operands=list(op.operands), result_types=[op.results[0].type], properties={
-        "tile": DenseArrayBase.from_list(i64, list(desc["tile"])), "slots": DenseArrayBase.from_list(i64, list(tiling(desc)))})).results[0]
+    return npu_matmul(op, b, desc, *op.operands)
 
 
 def bufferize_matmul(bz, op):
     (m, k, n), (slots, acc_slots) = op.tile.get_values(), op.slots.get_values()
     a, b, c = bz.buffer(op.a), bz.buffer(op.b), bz.result_buffer(op.res)
+    init = bz.buffer(op.init) if op.init is not None else None
+    starter = "load" if init is not None else "compute"  # who writes the accumulators first
     element = a.type.element_type
     accumulator = i32 if element == i8 else f32
     space = lambda t, shape, s: bz.alloc(MemRefType(t, shape, NoneAttr(), MemorySpaceAttr(s)))  # noqa: E731
@@ -83,15 +87,21 @@ def bufferize_matmul(bz, op):
     for _ in range(slots):
         sync("push", "compute", "load")
     for _ in range(acc_slots):
-        sync("push", "store", "compute")
+        sync("push", "store", starter)
+
+    def alu(kind, slot, *imm):
+        bz.emit(AluOp.create(operands=[acc, slot], properties={"kind": StringAttr(kind), "imm": DenseArrayBase.from_list(i64, list(imm)),
+                                                             "operandSegmentSizes": DenseArrayBase.from_list(i32, [1, 1, 0, 0])}))
 
     def tile(ivs):
         i, j = ivs
         ij = op2(arith.AddiOp, op2(arith.MuliOp, i, tiles_j), j)
         s = op2(arith.RemUIOp, ij, acc_slots)
-        sync("pop", "store", "compute")
-        bz.emit(AluOp.create(operands=[acc, s], properties={"kind": StringAttr("set"), "imm": DenseArrayBase.from_list(i64, [0]),
-                                                             "operandSegmentSizes": DenseArrayBase.from_list(i32, [1, 1, 0, 0])}))
+        sync("pop", "store", starter)
+        if init is None:
+            alu("set", s, 0)
+        else:
+            bz.emit(DmaLoadOp(operands=[init, op2(arith.MuliOp, i, m), op2(arith.MuliOp, j, n), acc, s]))
 
         def step(kv):
             t = op2(arith.RemUIOp, op2(arith.AddiOp, op2(arith.MuliOp, ij, tiles_k), kv[0]), slots)
@@ -104,16 +114,19 @@ def bufferize_matmul(bz, op):
             sync("push", "compute", "load")
 
         bz.loops([tiles_k], [False], step)
+        if op.shift is not None:
+            alu("shift", s, op.shift.value.data)
+            alu("clip", s, -128, 127)
         sync("push", "compute", "store")
         sync("pop", "compute", "store")
         bz.emit(DmaStoreOp(operands=[acc, s, c, op2(arith.MuliOp, i, m), op2(arith.MuliOp, j, n)]))
-        sync("push", "store", "compute")
+        sync("push", "store", starter)
 
     bz.loops([tiles_i, tiles_j], [False, False], tile)
     for _ in range(slots):
         sync("pop", "compute", "load")
     for _ in range(acc_slots):
-        sync("pop", "store", "compute")
+        sync("pop", "store", starter)
 
 
 def conv_applies(op, desc):
@@ -129,24 +142,16 @@ def conv_matmul(op):
     return o, c * kh * kw, oh * ow
 
 
-def conv_cycles(op, desc):
-    o, r, p = conv_matmul(op)
-    m, k, n = desc["tile"]
-    return float(-(-o // m) * -(-r // k) * -(-p // n) * m)
-
-
 def lower_conv(op, b, desc):
-    """The patches gathered on the host (im2col), multiplied on the NPU, the bias added on the host."""
-    (o, r, p), element = conv_matmul(op), op.operands[0].type.element_type
-    cols = b.reshape(conv_patches(op, b), (r, p))
-    y = b.insert(MatmulOp.create(operands=[b.reshape(op.operands[1], (o, r)), cols], result_types=[TensorType(element, [o, p])],
-                                 properties={"tile": DenseArrayBase.from_list(i64, list(desc["tile"])),
-                                             "slots": DenseArrayBase.from_list(i64, list(tiling(desc)))})).results[0]
+    """The patches gathered on the host (im2col), the bias broadcast there into the initial
+    accumulators, the product on the NPU."""
+    o, r, p = conv_matmul(op)
+    init = None
     if len(op.operands) == 3:
-        d = dims(2)
-        (y,) = b.generic([y, op.operands[2]], [b.empty(TensorType(element, [o, p]))],
-                         [AffineMap.identity(2), AffineMap(2, 0, (d[0],)), AffineMap.identity(2)], [PARALLEL] * 2,
-                         lambda v, bias, _: s.add(v, bias))
+        bias = op.operands[2]
+        (init,) = b.generic([bias], [b.empty(TensorType(bias.type.element_type, [o, p]))],
+                            [AffineMap(2, 0, (dims(2)[0],)), AffineMap.identity(2)], [PARALLEL] * 2, lambda v, _: v)
+    y = npu_matmul(op, b, desc, b.reshape(op.operands[1], (o, r)), b.reshape(conv_patches(op, b), (r, p)), init)
     return b.reshape(y, op.results[0].type.get_shape())
 
 
@@ -160,10 +165,12 @@ def emit_npu(e, op):
                   *ints, *[ir.Constant(I64, 0)] * (4 - len(ints))])
 
 
-register_strategy(Strategy("npu_gemm", "graph.matmul", "npu", lower_matmul, cost=matmul_cycles, applies=matmul_applies,
-                           doc="tiled for the scratchpads, double buffered where two tiles fit"))
-register_strategy(Strategy("npu_im2col", "graph.conv2d", "npu", lower_conv, cost=conv_cycles, applies=conv_applies,
-                           doc="patches gathered on the host, multiplied on the NPU"))
+for _op in ("graph.matmul", "graph.qmatmul"):
+    register_strategy(Strategy("npu_gemm", _op, "npu", lower_matmul, applies=matmul_applies, doc="tiled, double buffered",
+                               cost=lambda op, desc: cycles(*op.operands[0].type.get_shape(), op.operands[1].type.get_shape()[1], desc)))
+for _op in ("graph.conv2d", "graph.qconv2d"):
+    register_strategy(Strategy("npu_im2col", _op, "npu", lower_conv, applies=conv_applies, doc="patches from the host",
+                               cost=lambda op, desc: cycles(*conv_matmul(op), desc)))
 register_op_attr("npu.matmul", "bufferize", bufferize_matmul)
 for _name in ("dma_load", "dma_store", "gemm", "alu", "sync"):
     register_op_attr(f"npu.{_name}", "emit", emit_npu)

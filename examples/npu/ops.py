@@ -9,22 +9,21 @@ interpreter runs it, and the simulator runs the very same function on the JIT's 
 """
 
 import numpy as np
-from xdsl.dialects.builtin import DenseArrayBase, IndexType, MemRefType, ModuleOp, StringAttr, TensorType, f32, i8, i32, i64
+from xdsl.dialects.builtin import DenseArrayBase, IndexType, IntegerAttr, MemRefType, ModuleOp, StringAttr, TensorType, f32, i8, i32, i64
 from xdsl.ir import Dialect
 from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, operand_def, opt_operand_def,
-                       prop_def, result_def)
+                       opt_prop_def, prop_def, result_def)
 from xdsl.utils.exceptions import VerifyException
 
+from strati.dialects.graph.attrs.quant import requantize
 from strati.dialects.hw.ops import memory_space, module_target
 from strati.registry import register_op_attr
-
-from .target import ELEMENT_BYTES
 
 Index = IndexType()
 QUEUES = ("load", "compute", "store")
 ALU_IMMEDIATES = {"set": 1, "add": 0, "max": 1, "shift": 1, "clip": 2}
 """ALU kinds and their immediates: set to v, add a tile, max with v (relu: 0), arithmetic
-right shift by v (requantisation), clip to [lo, hi]."""
+right shift by v rounding half to even (requantisation), clip to [lo, hi]."""
 
 
 def description(op):
@@ -179,20 +178,24 @@ class SyncOp(IRDLOperation):
 
 @irdl_op_definition
 class MatmulOp(IRDLOperation):
-    """``npu.matmul(a, b)`` on tensors (2-D), with the tiling chosen for the scratchpads:
-    ``tile`` (m, k, n) and ``slots`` per input/weight and accumulator scratchpad (2: double buffering)."""
+    """``npu.matmul(a, b[, init])`` on 2-D tensors, as tiled for the scratchpads: ``tile`` (m, k, n),
+    ``slots`` per input/weight and accumulator scratchpad (2: double buffering); ``init`` starts
+    the accumulators (a bias), ``shift`` requantises them to int8 (else int8 wraps)."""
 
     name = "npu.matmul"
     a = operand_def(TensorType)
     b = operand_def(TensorType)
+    init = opt_operand_def(TensorType)
     res = result_def(TensorType)
     tile = prop_def(DenseArrayBase.constr(i64))
     slots = prop_def(DenseArrayBase.constr(i64))
-    assembly_format = "$a `,` $b `tile` $tile `slots` $slots attr-dict `:` `(` type($a) `,` type($b) `)` `->` type($res)"
+    shift = opt_prop_def(IntegerAttr[i64])
+    assembly_format = ("$a `,` $b (`init` $init^)? `tile` $tile `slots` $slots (`shift` $shift^)? attr-dict "
+                       "`:` functional-type(operands, results)")
 
     def verify_(self):
         (m, k), (k2, n), (m2, n2) = (v.type.get_shape() for v in (self.a, self.b, self.res))
-        if (k, m, n) != (k2, m2, n2):
+        if (k, m, n) != (k2, m2, n2) or (self.init is not None and self.init.type.get_shape() != (m, n)):
             raise VerifyException(f"shapes {[m, k]} x {[k2, n]} -> {[m2, n2]} do not match")
 
 
@@ -225,14 +228,15 @@ def ref_alu(op, acc, slot, rhs=None, rhs_slot=None):
         tile += rhs[rhs_slot]
     elif kind == "max":
         np.maximum(tile, acc.dtype.type(imm[0]), out=tile)
-    elif kind == "shift":
-        tile >>= imm[0]
+    elif kind == "shift":  # rounding half to even, exactly
+        tile[...] = np.rint(tile * 2.0 ** -imm[0])
     else:
         np.clip(tile, imm[0], imm[1], out=tile)
 
 
-def ref_matmul(op, a, b):
-    return np.matmul(a.astype(np.float32 if a.dtype.kind == "f" else np.int32), b).astype(a.dtype)
+def ref_matmul(op, a, b, init=None):
+    acc = np.matmul(a.astype(np.float32 if a.dtype.kind == "f" else np.int32), b) + (0 if init is None else init)
+    return acc.astype(a.dtype) if op.shift is None else requantize(acc, op.shift.value.data)
 
 
 for _op, _ref in (("dma_load", ref_dma_load), ("dma_store", ref_dma_store), ("gemm", ref_gemm), ("alu", ref_alu),

@@ -64,6 +64,7 @@ from strati.dense import dense_from_numpy, from_dtype, to_dtype
 from strati.diagnostics import StratiError, diagnostic_message, verify_module
 from strati.dialects.graph import ops as gops
 from strati.dialects.graph.ops import ConstantOp
+from strati.dialects.graph.quant import QUANT_OPS
 from strati.dialects.shapes import make_tensor, shape_of
 from strati.dialects.uniform import group_by_defs
 
@@ -685,7 +686,7 @@ def support_report(model: str | Path | onnx.ModelProto) -> str:
 
 # --- the importer -----------------------------------------------------------------------
 
-_OP_CLASSES: dict[str, type[Operation]] = {cls.name: cls for cls in gops.ALL_OPS}
+_OP_CLASSES: dict[str, type[Operation]] = {cls.name: cls for cls in [*gops.ALL_OPS, *QUANT_OPS]}
 
 
 def _prop(value: Any) -> Attribute:
@@ -2411,3 +2412,6 @@ def import_model(
     if analysis.problems:
         raise UnsupportedModelError(analysis.problems)
     return Importer(proto, analysis, constant_inputs).run()
+
+
+from strati.frontends import onnx_quant  # noqa: E402,F401  (QuantizeLinear, QLinearConv, ...)
