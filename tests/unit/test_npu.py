@@ -203,3 +203,37 @@ func.func @conv(%x: tensor<1x5x9x9xf32>, %k: tensor<20x5x3x3xf32>, %b: tensor<20
     got = strati.compile(module)(*inputs)
     assert SIMULATOR.stats["npu.gemm"][0] == 2 * 3 * 2  # 20 channels x 45 patch rows x 25 pixels in 16-tiles
     np.testing.assert_allclose(got, run_function(module, inputs)[0], rtol=1e-4, atol=1e-5)
+
+
+# --- quantised models: the NPU against the CPU, bit for bit ---------------------------------
+
+
+def test_quantized_onnx_model_on_the_npu_is_bit_exact():
+    import onnxruntime as ort
+    from test_quantization import quantized_onnx
+
+    model = quantized_onnx()
+    x = (RNG.standard_normal((1, 3, 8, 8)) * 2).astype(np.float32)
+    want = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
+    module = strati.compiler.load(model)
+    SIMULATOR.report()
+    got = strati.compile(module, "npu")(x)
+    assert SIMULATOR.stats["npu.alu"][0] > 0 and SIMULATOR.stats["npu.gemm"][0] > 0  # the shift and clip ran on it
+    np.testing.assert_array_equal(got, strati.compile(module, "cpu")(x))
+    np.testing.assert_array_equal(got, want)
+
+
+def test_calibrated_residual_cnn_on_the_npu_is_bit_exact_with_the_cpu():
+    from strati.quantization import accuracy, calibrate
+
+    model = strati.compiler.load(residual_cnn())
+    samples = [RNG.standard_normal((1, 3, 8, 8)).astype(np.float32) for _ in range(6)]
+    quantized = calibrate(model, samples)
+    assert [op.name for op in quantized.walk()].count("graph.qconv2d") == 5
+    report = accuracy(model, quantized, samples)
+    assert "same argmax" in report
+    for x in samples[:2]:
+        SIMULATOR.report()
+        got = strati.compile(quantized, "npu")(x)
+        assert SIMULATOR.stats["npu.gemm"][0] > 0
+        np.testing.assert_array_equal(got, strati.compile(quantized, "cpu")(x))

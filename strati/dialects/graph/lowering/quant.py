@@ -29,8 +29,8 @@ def lower_quantize(op: Operation, b: TensorBuilder) -> SSAValue:
 
 def lower_dequantize(op: Operation, b: TensorBuilder) -> SSAValue:
     scale, zero = op.param("scale"), op.param("zero_point")
-    return b.elementwise([op.operands[0]], op.results[0].type,
-                         lambda q: s.mul(s.sub(s.cast(q, f32), s.const(float(zero), f32)), s.const(scale, f32)))
+    return b.elementwise([op.operands[0]], op.results[0].type,  # one float op: nothing to contract
+                         lambda q: s.mul(s.cast(s.sub(s.cast(q, i32), s.const(zero, i32)), f32), s.const(scale, f32)))
 
 
 def requantized(b: TensorBuilder, acc: SSAValue, shift: int) -> SSAValue:
