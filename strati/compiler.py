@@ -28,7 +28,7 @@ from strati.functions import find_function
 LEVELS = ("graph", "tensor", "loop", "hw")
 
 STANDARD_PIPELINE: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("graph", ("convert-graph-to-tensor",)),
+    ("graph", ("partition", "convert-graph-to-tensor")),
     ("tensor", ("convert-tensor-to-loop",)),
     ("loop", ("convert-loop-to-hw",)),
 )

@@ -106,10 +106,17 @@ def forced(op_name: str, target: str, name: str) -> Iterator[None]:
             _FORCED[key] = previous
 
 
+PLACEMENT = "strati.placement"
+"""The attribute that places an op on a target (the ``partition`` pass writes it): on another
+target than the one it is lowered for, the op takes none of that target's strategies."""
+
+
 def choose(op: Operation, description: TargetAttr) -> Choice | None:
-    """The cheapest applicable strategy for ``op`` on the described target (None: it has none)."""
+    """The cheapest applicable strategy for ``op`` on the described target (None: it has none,
+    or the op is placed elsewhere)."""
     candidates = strategies(op.name, description.target_name)
-    if not candidates:
+    placed = op.attributes.get(PLACEMENT)
+    if not candidates or (placed is not None and getattr(placed, "data", None) != description.target_name):
         return None
     if (name := _FORCED.get((op.name, description.target_name))) is not None:
         candidates = [s for s in candidates if s.name == name]
@@ -124,4 +131,4 @@ def choose(op: Operation, description: TargetAttr) -> Choice | None:
     )
 
 
-__all__ = ["Choice", "Strategy", "choose", "forced", "register_strategy", "strategies", "strategies_for_target", "unregister_strategy"]
+__all__ = ["PLACEMENT", "Choice", "Strategy", "choose", "forced", "register_strategy", "strategies", "strategies_for_target", "unregister_strategy"]

@@ -11,7 +11,7 @@ body, a loop's body) are part of their parent's node.  Render with
 from __future__ import annotations
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from strati.diagnostics import StratiError
@@ -60,6 +60,9 @@ def function_lines(fn: func.FuncOp, prefix: str) -> list[str]:
         types = ", ".join(short(r.type) for r in op.results)
         label = op.name if not types else f"{op.name}\n{types}"
         style = ', style=filled, fillcolor="#e8e8e8"' if op.name.endswith(".constant") else ""
+        if isinstance(placed := op.attributes.get("strati.placement"), StringAttr):  # the partition pass's
+            label += f"\n@{placed.data}"
+            style = f', style=filled, fillcolor="{target_colour(placed.data)}"'
         shape = "oval" if isinstance(op, func.ReturnOp) else "box"
         lines.append(f"    {node} [shape={shape}, label={quote(label)}{style}];")
         uses = operands_used(op)
@@ -73,6 +76,17 @@ def function_lines(fn: func.FuncOp, prefix: str) -> list[str]:
             ids[result] = node
     lines.append("  }")
     return lines
+
+
+PALETTE = ("#cfe2f3", "#f9cb9c", "#b6d7a8", "#d5a6bd", "#ffe599")
+
+
+def target_colour(target: str) -> str:
+    """One colour per target, the host's first: the picture of a partition."""
+    from strati.dialects.hw.target import DEFAULT_TARGET, target_names
+
+    names = [DEFAULT_TARGET] + [n for n in target_names() if n != DEFAULT_TARGET]
+    return PALETTE[names.index(target) % len(PALETTE)] if target in names else "#ffffff"
 
 
 def operands_used(op: Operation) -> list[SSAValue]:

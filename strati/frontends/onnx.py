@@ -67,6 +67,7 @@ from strati.dialects.graph import ops as gops
 from strati.dialects.graph.ops import ConstantOp
 from strati.frontends.onnx_checks import ModelCheckError, check_declared_shapes, check_model_limits, check_node_signatures, check_ranges, load_external_data
 from strati.limits import LIMITS, LimitError, exceeded
+from strati.dialects.graph.quant import QUANT_OPS
 from strati.dialects.shapes import make_tensor, shape_of
 from strati.dialects.uniform import group_by_defs
 from strati.frontends import onnx_fold
@@ -692,7 +693,7 @@ def support_report(model: str | Path | onnx.ModelProto) -> str:
 
 # --- the importer -----------------------------------------------------------------------
 
-_OP_CLASSES: dict[str, type[Operation]] = {cls.name: cls for cls in gops.ALL_OPS}
+_OP_CLASSES: dict[str, type[Operation]] = {cls.name: cls for cls in [*gops.ALL_OPS, *QUANT_OPS]}
 
 
 def _prop(value: Any) -> Attribute:
@@ -2447,4 +2448,4 @@ def import_model(
 
 
 # Converters defined in modules of their own (they register through ``op`` above).
-from strati.frontends import onnx_control, onnx_einsum, onnx_indexing, onnx_rnn  # noqa: E402,F401
+from strati.frontends import onnx_control, onnx_einsum, onnx_indexing, onnx_quant, onnx_rnn  # noqa: E402,F401

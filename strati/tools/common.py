@@ -66,19 +66,23 @@ def write_text(path: str, text: str) -> None:
 
 
 def load_plugin(spec: str) -> None:
-    """Import a plug-in (a ``.py`` file or a module name) that registers dialects, attributes or passes;
-    a ``.rules`` file adds its rules to the ``canonicalize`` patterns of the ops they rewrite."""
+    """Import a plug-in (a ``.py`` file, a package's directory or a module name) that registers
+    dialects, attributes or passes; a ``.rules`` file adds its rules to the ``canonicalize`` patterns of the ops they rewrite."""
     if spec.endswith(".rules"):
         from strati.parser import load_rules, register_canonicalization
 
         register_canonicalization(load_rules(spec))
         return
     try:
-        if spec.endswith(".py"):
+        if spec.endswith(".py") or Path(spec, "__init__.py").is_file():
             path = Path(spec)
-            if not path.is_file():
+            if not path.is_file() and not path.is_dir():
                 raise ToolError(f"cannot load plug-in '{spec}': no such file")
-            module_spec = importlib.util.spec_from_file_location(path.stem, path)
+            if path.is_dir():  # a package: its modules import each other relatively
+                module_spec = importlib.util.spec_from_file_location(
+                    path.name, path / "__init__.py", submodule_search_locations=[str(path)])
+            else:
+                module_spec = importlib.util.spec_from_file_location(path.stem, path)
             assert module_spec is not None and module_spec.loader is not None
             module = importlib.util.module_from_spec(module_spec)
             sys.modules[path.stem] = module

@@ -53,6 +53,8 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("--target", metavar="NAME", help="the target the jit backend compiles for (default: the module's, else cpu)")
     ap.add_argument("--time-passes", action="store_true",
                     help="print the compile time of each pass and of the code generator's stages to stderr")
+    ap.add_argument("--profile", action="store_true",
+                    help="jit: print what the target's runtime measured over the calls (cycles, bytes, utilisation)")
     ap.add_argument("--load-plugin", action="append", default=[], metavar="FILE.py|MODULE")
     limits.add_arguments(ap)
     return ap
@@ -247,8 +249,15 @@ def run(argv: list[str] | None = None) -> int:
         fn = find_function(module, args.entry)
         given = read_inputs(fn, args.input, args.random_inputs)
         inputs = [given[name] for name in input_names(fn)]
+        profiled = None
+        if args.profile and args.backend == "jit":
+            from strati.dialects.hw.target import target_of
+
+            profiled = target_of(module, args.target)[0]
+            profiled.profile()  # forget what earlier calls measured
         make = {"interp": interpreted, "jit": lambda m, f: compiled(m, f, args.opt_level, args.target, args.time_passes)}
         outputs, times = timed(make[args.backend](module, fn), inputs, args.bench)
+        report = profiled.profile() if profiled is not None else None
         reference = None
         if args.check:
             other = "interp" if args.backend == "jit" else "jit"
@@ -260,6 +269,9 @@ def run(argv: list[str] | None = None) -> int:
     names = [f"output{i}" for i in range(len(outputs))]
     for name, value in zip(names, outputs):
         print(summary(name, value))
+    if args.profile:
+        print(report or ("--profile: the interpreter measures nothing" if profiled is None
+                         else f"--profile: target '{profiled.name}' measures nothing"))
     if args.bench:
         print(f"median time per call ({args.backend}, {len(times)} runs): {np.median(times) * 1e3:.3f} ms")
     if args.output_dir:

@@ -60,6 +60,7 @@ for _name, _module, _cls in (
     ("infer-shapes", "infer_shapes", "InferShapesPass"),
     ("interchange", "interchange", "InterchangePass"),
     ("pack", "pack", "PackPass"),
+    ("partition", "partition", "PartitionPass"),
     ("plan-memory", "plan_memory", "PlanMemoryPass"),
     ("scalar-replace", "scalar_replace", "ScalarReplacePass"),
     ("simplify-inference", "simplify_inference", "SimplifyInferencePass"),

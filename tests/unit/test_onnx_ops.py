@@ -929,6 +929,22 @@ def case_if(rng):
         np.testing.assert_array_equal(got, want)
 
 
+@case("QuantizeLinear", "DequantizeLinear", "QLinearMatMul", "QLinearConv")
+def case_quantized(rng):
+    x = randn(rng, shape(rng, 3)) * 8
+    scale, zero_point = np.float32(rng.choice([0.05, 0.25, 1.5])), np.int8(rng.integers(-20, 20))
+    check("QuantizeLinear", [x, scale, zero_point], 13, const=(1, 2), exact=True)
+    check("DequantizeLinear", [randint(rng, x.shape, -128, 128, np.int8), scale, zero_point], 13, const=(1, 2), exact=True)
+    zero, one, ratio = np.int8(0), np.float32(1.0), np.float32(2.0 ** -int(rng.integers(0, 8)))  # symmetric, 2**-k
+    m, k, n = shape(rng, 3, hi=9)
+    a, b = randint(rng, (m, k), -128, 128, np.int8), randint(rng, (k, n), -128, 128, np.int8)
+    check("QLinearMatMul", [a, one, zero, b, ratio, zero, one, zero], 13, const=(1, 2, 4, 5, 6, 7), exact=True)
+    x, w = randint(rng, (1, 2, 6, 5), -128, 128, np.int8), randint(rng, (3, 2, 3, 3), -128, 128, np.int8)
+    bias = randint(rng, (3,), -2000, 2000, np.int32)
+    check("QLinearConv", [x, one, zero, w, ratio, zero, one, zero, bias], 13, const=(1, 2, 4, 5, 6, 7), pads=[1, 1, 1, 1],
+          strides=[1, 2], exact=True)
+
+
 # --- the test -------------------------------------------------------------------------------
 
 

@@ -109,6 +109,11 @@ class Target:
     def after_call(self) -> None:
         """Called after every call of compiled code (e.g. to raise an error its tasks recorded)."""
 
+    def profile(self) -> str | None:
+        """What the target's runtime measured since the last call of this method (a report for
+        ``strati-run --profile``: cycles, bytes moved, utilisation), or None when it measures nothing."""
+        return None
+
 
 _TARGETS = Registry("target")
 _loaded = False

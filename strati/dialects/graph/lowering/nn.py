@@ -175,6 +175,30 @@ def high_pad(size: int, low: int, out: int, stride: int, kernel: int, dilation: 
     return max(0, reach - size - low)
 
 
+def conv_patches(op: Operation, b: TensorBuilder) -> SSAValue:
+    """The patch matrix of a convolution with one group, ``cols[n, r, p]`` with ``r`` over
+    (ic, kh, kw) and ``p`` over the output pixels: the image itself for a pointwise one, else
+    gathered from the padded input (im2col); the convolution is ``w[oc, r] @ cols[n]``."""
+    x, w = op.operands[0], op.operands[1]
+    (sh, sw), pads, (dh, dw), _ = conv_params(op)
+    n, c, h, wd = shape(x)
+    _, _, kh, kw = shape(w)
+    _, _, oh, ow = op.results[0].type.get_shape()
+    if (kh, kw) == (1, 1) and (sh, sw) == (1, 1) and not any(pads):
+        return b.reshape(x, (n, c, oh * ow))
+    high = (high_pad(h, pads[0], oh, sh, kh, dh), high_pad(wd, pads[1], ow, sw, kw, dw))
+    if any(pads[:2]) or any(high):
+        x = b.pad(x, (0, 0, pads[0], pads[1]), (0, 0, *high), 0)
+    d = dims(6)  # (n, ic, kh, kw, oh, ow)
+    rows, columns = scaled(d[4], sh) + scaled(d[2], dh), scaled(d[5], sw) + scaled(d[3], dw)
+    patches_t = TensorType(element_type(x), [n, c, kh, kw, oh, ow])
+    (patches,) = b.generic(
+        [x], [b.empty(patches_t)], [AffineMap(6, 0, (d[0], d[1], rows, columns)), AffineMap.identity(6)],
+        [PARALLEL] * 6, lambda v, _: v,
+    )
+    return b.reshape(patches, (n, c * kh * kw, oh * ow))
+
+
 def lower_conv2d(op: Operation, b: TensorBuilder) -> SSAValue:
     """Loops (n, oc, oh, ow, ic, kh, kw) over the padded input: input channel
     ``(oc floordiv out_per_group) * in_per_group + ic``, rows ``oh * sh + kh * dh``."""

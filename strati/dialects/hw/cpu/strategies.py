@@ -131,32 +131,18 @@ def lower_as_matmul(op: Operation, b: TensorBuilder, target: TargetAttr) -> SSAV
     (n, oc, p, r), from the bias (or 0), where ``p`` runs over the output pixels and ``r``
     over (ic, kh, kw).  ``cols`` is the image itself for a pointwise convolution, else the
     patches gathered from the padded input (im2col)."""
-    from strati.dialects.graph.lowering.nn import acc_type, high_pad, scaled
+    from strati.dialects.graph.lowering.nn import acc_type, conv_patches
 
     x, w = op.operands[0], op.operands[1]
     bias = op.operands[2] if len(op.operands) == 3 else None
     result_type = op.results[0].type
-    (sh, sw), pads, (dh, dw), _ = conv_params(op)
-    n, c, h, wd = shape(x)
+    n, c, _, _ = shape(x)
     o, _, kh, kw = shape(w)
     _, _, oh, ow = result_type.get_shape()
     elem = element_type(x)
     acc = acc_type(elem)
     r, p = c * kh * kw, oh * ow
-    if is_pointwise(op, target):
-        cols = b.reshape(x, (n, c, p))
-    else:
-        high = (high_pad(h, pads[0], oh, sh, kh, dh), high_pad(wd, pads[1], ow, sw, kw, dw))
-        if any(pads[:2]) or any(high):
-            x = b.pad(x, (0, 0, pads[0], pads[1]), (0, 0, *high), 0)
-        d = dims(6)  # (n, ic, kh, kw, oh, ow)
-        rows, columns = scaled(d[4], sh) + scaled(d[2], dh), scaled(d[5], sw) + scaled(d[3], dw)
-        patches_t = TensorType(elem, [n, c, kh, kw, oh, ow])
-        (patches,) = b.generic(
-            [x], [b.empty(patches_t)], [AffineMap(6, 0, (d[0], d[1], rows, columns)), AffineMap.identity(6)],
-            [PARALLEL] * 6, lambda v, _: v,
-        )
-        cols = b.reshape(patches, (n, r, p))
+    cols = conv_patches(op, b)
     w2 = b.reshape(w, (o, r))
     acc_t = TensorType(acc, [n, o, p])
     d = dims(4)
