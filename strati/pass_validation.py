@@ -130,6 +130,8 @@ class PassValidator:
     """Runs a module's public functions before the first pass and after each one, and compares."""
 
     def __init__(self, module: ModuleOp, seed: int = 0, rtol: float = RTOL, atol: float = ATOL):
+        if not isinstance(seed, int) or seed < 0:
+            raise StratiError(f"the numerics seed must be a non-negative integer, got {seed}")
         self.seed, self.rtol, self.atol = seed, rtol, atol
         self.stopped: str | None = None
         self.inputs: dict[str, list[np.ndarray]] = {}
