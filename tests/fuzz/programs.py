@@ -14,6 +14,7 @@ divided (issue 12 lists division by zero and out-of-range gathers as known bugs)
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ MAX_ELEMENTS = 512
 FLOAT_UNARY = ("neg", "abs", "exp", "tanh", "sigmoid", "erf", "relu", "identity", "leaky_relu", "gelu", "clip", "dropout")
 POSITIVE_UNARY = ("log", "sqrt", "rsqrt")
 FLOAT_BINARY = ("add", "sub", "mul", "div", "maximum", "minimum")
+TRIGONOMETRIC = ("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh")
 COMPARE = ("equal", "less", "greater")
 REDUCE = ("reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod")
 
@@ -552,6 +554,75 @@ def resize(p: Program, op: str) -> None:
     p.emit(op, [x], props, result_types=[tensor_type(shape)])
 
 
+def bounded_unary(p: Program, op: str) -> None:
+    """The trigonometric family, each on its domain (clipped, or shifted to >= 1.5 for acosh)."""
+    x = p.pick()
+    bound = {"asin": 0.99, "acos": 0.99, "atanh": 0.99, "tan": 1.2, "sinh": 10.0, "cosh": 10.0}.get(op)
+    if bound is not None:
+        (x,) = p.emit("clip", [x], [f"min = {-bound}", f"max = {bound}"])
+    elif op == "acosh":
+        (x,) = p.emit("add", [p.positive(x), p.constant(np.array(1.0, np.float32), "f32")])
+    p.emit(op, [x])
+
+
+def integer_binary(p: Program, op: str) -> None:
+    """mod (by a positive divisor) and bit_shift (by 0 to 3) on i32 constants, back to f32."""
+    shape = p.shape(high=4)
+    r = np.random.default_rng(p.rng.getrandbits(32))
+    x = p.constant(r.integers(-50, 50, shape).astype(np.int32), "i32")
+    y = p.constant(r.integers(1, 6 if op == "mod" else 4, shape).astype(np.int32), "i32")
+    props = [f'direction = "{p.rng.choice(["left", "right"])}"'] if op == "bit_shift" else []
+    (out,) = p.emit(op, [x, y], props)
+    p.emit("cast", [out], result_types=[tensor_type(out.shape, "f32")])
+
+
+def cumsum(p: Program, op: str) -> None:
+    x = p.pick(min_rank=1)
+    p.emit(op, [x], [f"axis = {p.rng.randrange(-len(x.shape), len(x.shape))}",
+                     "exclusive = true" if p.rng.random() < 0.4 else "", "reverse = true" if p.rng.random() < 0.4 else ""])
+
+
+def topk(p: Program, op: str) -> None:
+    x = p.pick(min_rank=1)
+    axis = p.rng.randrange(len(x.shape))
+    k = p.rng.randint(1, x.shape[axis])
+    values, indices = p.emit(op, [x], [f"k = {k}", f"axis = {axis}", "largest = false" if p.rng.random() < 0.4 else ""],
+                             n_results=2)
+    p.emit("cast", [indices], result_types=[tensor_type(indices.shape, "f32")])
+
+
+def gather_elements(p: Program, op: str) -> None:
+    x = p.pick(min_rank=1)
+    axis = p.rng.randrange(len(x.shape))
+    shape = [p.rng.randint(1, d) if i != axis else p.rng.randint(1, 4) for i, d in enumerate(x.shape)]
+    r = np.random.default_rng(p.rng.getrandbits(32))
+    indices = p.constant(r.integers(-x.shape[axis], x.shape[axis], shape).astype(np.int64), "i64")
+    p.emit(op, [x, indices], [f"axis = {axis}"])
+
+
+def nd_indices(p: Program, x: Value, unique: bool) -> tuple[Value, int]:
+    """(m, q) indices into the leading q dimensions of x (distinct rows when ``unique``)."""
+    q = p.rng.randint(1, len(x.shape))
+    rows = list(itertools.product(*(range(d) for d in x.shape[:q])))
+    m = p.rng.randint(1, min(4, len(rows)))
+    picked = p.rng.sample(rows, m) if unique else [p.rng.choice(rows) for _ in range(m)]
+    return p.constant(np.array(picked, np.int64).reshape(m, q), "i64"), q
+
+
+def gather_nd(p: Program, op: str) -> None:
+    x = p.pick(min_rank=1)
+    indices, _ = nd_indices(p, x, unique=False)
+    p.emit(op, [x, indices])
+
+
+def scatter_nd(p: Program, op: str) -> None:
+    x = p.pick(min_rank=1)
+    indices, q = nd_indices(p, x, unique=True)
+    updates = p.random_constant((indices.shape[0], *x.shape[q:]))
+    reduction = p.rng.choice(["none", "add", "mul", "max", "min"])
+    p.emit(op, [x, indices, updates], [f'reduction = "{reduction}"'])
+
+
 def constant(p: Program, op: str) -> None:
     x = p.pick()
     c = p.random_constant(x.shape if p.rng.random() < 0.7 else (), "f32")
@@ -593,6 +664,14 @@ PROPOSALS = {
     "gather": gather,
     "resize": resize,
     "constant": constant,
+    **{op: bounded_unary for op in TRIGONOMETRIC},
+    "mod": integer_binary,
+    "bit_shift": integer_binary,
+    "cumsum": cumsum,
+    "topk": topk,
+    "gather_elements": gather_elements,
+    "gather_nd": gather_nd,
+    "scatter_nd": scatter_nd,
 }
 """How to propose each graph op; tests check that every op of ``ALL_OPS`` is here."""
 
