@@ -57,7 +57,7 @@ def main() -> None:
     ap.add_argument("-O", dest="opt_level", type=int, default=3)
     args = ap.parse_args()
     small, large = (int(s) for s in args.sizes.split(","))
-    print(f"| graph | N | parse (s) | compile (s) | 2N | parse (s) | compile (s) | compile ratio |")
+    print("| graph | N | parse (s) | compile (s) | 2N | parse (s) | compile (s) | compile ratio |")
     print("|---|---|---|---|---|---|---|---|")
     for name, make in (("chain", chain), ("concat", concat)):
         p1, c1 = measure(make, small, args.opt_level)
