@@ -206,6 +206,7 @@ class FunctionFuser:
         self.keep_innermost = keep_innermost
         self.space: dict[ForOp, list[Bounds]] = {}
         self._accesses: dict[Operation, list[Access]] = {}
+        self.written_somewhere: set[SSAValue] = set()
         self.fusions = 0
 
     def iteration_space(self, nest: ForOp) -> list[Bounds]:
@@ -231,6 +232,10 @@ class FunctionFuser:
         changed = True
         while changed:
             changed = False
+            # Buffers some nest writes (merging nests adds none): a read of anything else (an
+            # argument, a constant) has no producer to look back for, which kept producers()
+            # walking to the top of the block, quadratic in the number of nests.
+            self.written_somewhere = set().union(*(self.written(op) for op in self.block.ops if isinstance(op, ForOp)))
             op = self.block.first_op
             while op is not None:
                 if not isinstance(op, ForOp):
@@ -251,7 +256,7 @@ class FunctionFuser:
 
     def producers(self, consumer: ForOp) -> list[ForOp]:
         """For each buffer the nest reads, the nearest earlier nest that writes it (nearest first)."""
-        remaining = {a.root for a in self.access(consumer) if not a.write}
+        remaining = {a.root for a in self.access(consumer) if not a.write} & self.written_somewhere
         found: list[ForOp] = []
         op = consumer.prev_op
         while op is not None and remaining:

@@ -280,7 +280,8 @@ func.func @pad_edge(%x: tensor<3xi32>) -> tensor<6xi32> {
 
 // -----
 
-// gather: the indices are read through their map; a negative index gets the size added.
+// gather: the indices are read through their map; a negative index gets the size added;
+// one still out of range fails a run-time check (cf.assert) and reads element 0 meanwhile.
 // CHECK-LABEL: func.func @gather(
 // CHECK: [[R:%.*]] = tensor.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%i : tensor<2x2xi32>)
 // CHECK-NEXT: ^{{.*}}([[IDX:%.*]]: i32, {{%.*}}: f32):
@@ -290,8 +291,13 @@ func.func @pad_edge(%x: tensor<3xi32>) -> tensor<6xi32> {
 // CHECK-NEXT: [[N:%.*]] = arith.constant 3 : index
 // CHECK-NEXT: [[KN:%.*]] = arith.addi [[K]], [[N]] : index
 // CHECK-NEXT: [[K2:%.*]] = arith.select [[NEG]], [[KN]], [[K]] : index
+// CHECK-NEXT: [[N2:%.*]] = arith.constant 3 : index
+// CHECK-NEXT: [[OK:%.*]] = arith.cmpi ult, [[K2]], [[N2]] : index
+// CHECK-NEXT: cf.assert [[OK]], "'graph.gather' op at {{.*}}convert-graph-to-tensor-reduce-shape.mlir:[[# @LINE + 8]]:3: an index is out of range for dimension 1 of size 3"
+// CHECK-NEXT: [[Z2:%.*]] = arith.constant 0 : index
+// CHECK-NEXT: [[K3:%.*]] = arith.select [[OK]], [[K2]], [[Z2]] : index
 // CHECK-NEXT: [[I0:%.*]] = tensor.index 0 : index
-// CHECK-NEXT: [[V:%.*]] = tensor.extract %x[[[I0]], [[K2]]] : tensor<5x3xf32>
+// CHECK-NEXT: [[V:%.*]] = tensor.extract %x[[[I0]], [[K3]]] : tensor<5x3xf32>
 // CHECK-NEXT: tensor.yield [[V]] : f32
 // CHECK: func.return [[R]]
 func.func @gather(%x: tensor<5x3xf32>, %i: tensor<2x2xi32>) -> tensor<5x2x2xf32> {
