@@ -114,13 +114,14 @@ MATMUL_STREAM_COST = 1.6
 """A vector step of the matmul form against one of the direct form: its vector loop streams
 a whole image row of accumulators through the cache at every reduction step, where the
 direct form's row stays in registers and L1."""
-SCHEDULED_MATMUL_COST = 0.5
+SCHEDULED_MATMUL_COST = 0.6
 """The same for a matmul form that ``cpu-schedule-matmul`` blocks and register-tiles (its
 accumulators stay in registers).  Measured interleaved on a loaded 2-core AVX-512 machine
 (15 calls each, minimum and median): a 1x1 convolution 64 -> 256 channels on 56x56 takes
 1.6 ms as a matmul against 8.8 ms direct, 3x3 on 256 channels 14x14 3.6 ms im2col against
 24 ms direct, while 3x3 on 64 channels 56x56 stays faster direct (2.9 ms against 9.3 ms:
-its 7 MB patch matrix, the L2 term)."""
+its 7 MB patch matrix, the L2 term), and so it does with 8-lane (AVX2) code: 4.4 ms direct
+against 13.8 ms im2col."""
 PATCH_COPY_COST = 4.0
 """A patch element copied (a load and a store through memory), in vector steps."""
 L2_MISS_COST = 0.1
