@@ -21,12 +21,11 @@ buffers of those names (their SSA names, as printed: ``%b`` is ``"b"``).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, memref, vector
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, MemRefType, ModuleOp, StringAttr, i64
+from xdsl.dialects import arith, memref
+from xdsl.dialects.builtin import ArrayAttr, MemRefType, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import VerifyException
@@ -117,7 +116,6 @@ def pack(loop: ForOp, buffer: SSAValue, consts: IndexConstants) -> memref.AllocO
     size = element_bytes(element) or 4
     if len(shape) > 1 and shape[-1] * size % 2048 == 0:
         shape[-1] += PAD
-    packed_type = MemRefType(element, shape)
     block = loop.parent_block()
     assert block is not None
     alloc = memref.AllocOp.get(element, 64, shape)

@@ -22,12 +22,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import memref, vector
+from xdsl.dialects import arith, memref, vector
 from xdsl.dialects.builtin import MemRefType, ModuleOp, VectorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
-from strati.dialects.loop.analysis import IndexConstants, functions, inside, offset_from
+from strati.dialects.loop.analysis import IndexConstants, constant_index, functions, inside
 from strati.dialects.loop.ops import ForOp, buffer_root
 from strati.transforms.interchange import is_header_op
 from strati.transforms.unroll_and_jam import ACCESSES, access_parts
@@ -48,27 +48,16 @@ def _element(op: Operation):
 
 def _apart(a: tuple[SSAValue, ...], b: tuple[SSAValue, ...], width: int) -> bool:
     """Two addresses (indices) of one buffer provably at least one element (``width`` in the
-    last dimension) apart."""
+    last dimension) apart: in some dimension, ``x + c1`` and ``x + c2`` far enough apart."""
     for d, (x, y) in enumerate(zip(a, b)):
-        if x is y:
-            continue
-        extent = width if d == len(a) - 1 else 1
-        for p, q in ((x, y), (y, x)):
-            off = offset_from(p, q)
-            if off is not None and abs(off) >= extent:
-                return True
-        base_x, base_y = _base(x), _base(y)
-        if base_x[0] is base_y[0] and abs(base_x[1] - base_y[1]) >= extent:
+        (base_x, cx), (base_y, cy) = _base(x), _base(y)
+        if base_x is base_y and abs(cx - cy) >= (width if d == len(a) - 1 else 1):
             return True
     return False
 
 
 def _base(v: SSAValue) -> tuple[SSAValue, int]:
     """``(x, c)`` with ``v = x + c`` (``c`` 0 when ``v`` is not such a sum)."""
-    from xdsl.dialects import arith
-
-    from strati.dialects.loop.analysis import constant_index
-
     owner = v.owner
     if isinstance(owner, arith.AddiOp):
         for x, y in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)):

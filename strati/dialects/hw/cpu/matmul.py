@@ -33,16 +33,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, memref
+from xdsl.dialects import memref
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
-from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import VerifyException
 from xdsl.transforms.common_subexpression_elimination import cse
 
 from strati.dialects.hw.ops import TargetAttr
 from strati.dialects.hw.target import target_of
-from strati.dialects.loop.analysis import IndexConstants, constant_index, functions, innermost_loops, trip_count
+from strati.dialects.loop.analysis import IndexConstants, constant_index, functions, innermost_loops, inside, trip_count
 from strati.dialects.loop.ops import ForOp, buffer_root, element_bytes
 from strati.dialects.loop.ops import YieldOp as LoopYieldOp
 from strati.transforms.interchange import hoist_loop
@@ -140,21 +139,14 @@ def match(k: ForOp) -> Nest | None:
         return None
     for o in k.walk():
         for v in o.operands:
-            if v.owner is not None and _defined_in_body_of(v, i) and not _within(v, j):
+            if inside(v, i) and v is not i.induction_var and not inside(v, j):
                 return None  # the nest uses a value of i's other statements
     return Nest(i, j, k, a, b)
 
 
-def _within(v, op: Operation) -> bool:
-    from strati.dialects.loop.analysis import inside
-
-    return inside(v, op)
-
-
-def _defined_in_body_of(v, loop: ForOp) -> bool:
-    from strati.dialects.loop.analysis import inside
-
-    return inside(v, loop) and v is not loop.induction_var
+def first_loop(loop: ForOp) -> ForOp:
+    """The first loop in a loop's body (after its index ops)."""
+    return next(o for o in loop.body.block.ops if isinstance(o, ForOp))
 
 
 def take_knobs(loop: ForOp) -> dict[str, int]:
@@ -186,45 +178,20 @@ def split_off(nest: Nest) -> None:
     nest.i = new_i
 
 
-def _op_in(op: Operation, loop: ForOp) -> bool:
-    parent = op.parent_op()
-    while parent is not None:
-        if parent is loop:
-            return True
-        parent = parent.parent_op()
-    return False
-
-
 def schedule(nest: Nest, target: TargetAttr, consts: IndexConstants) -> None:
     """Block, pack, vectorise and register-tile one matmul nest (see the module's docstring)."""
     i, j, k = nest.i, nest.j, nest.k
     m, n, kk = trip_count(i), trip_count(j), trip_count(k)
     elem = element_bytes(nest.a.type.get_element_type()) or 4
     kn = knobs(target, m, n, kk, elem, nest.given)
-    # Cache blocking: ic { kc { jc { jr { i { k { j } } } } } }.
-    kc = tile_loop(k, kn["kc"], consts, "kc")
-    kc = hoist_loop(kc)  # past j
-    j = kc.body.block.first_op if isinstance(kc.body.block.first_op, ForOp) else next(o for o in kc.body.block.ops if isinstance(o, ForOp))
-    kc_parent = kc.parent_op()
-    kc = hoist_loop(kc)  # past i
-    i = next(o for o in kc.body.block.ops if isinstance(o, ForOp))
-    ic = tile_loop(i, kn["mc"], consts, "mc")
-    ic = hoist_loop(ic)  # past kc
-    kc = next(o for o in ic.body.block.ops if isinstance(o, ForOp))
-    i = next(o for o in kc.body.block.ops if isinstance(o, ForOp))
-    inner_ic = next(o for o in i.body.block.ops if isinstance(o, ForOp))  # i's body: the j loop
-    j = inner_ic
-    jc = tile_loop(j, kn["nc"], consts, "nc")
-    jc = hoist_loop(jc)  # past i
-    i = next(o for o in jc.body.block.ops if isinstance(o, ForOp))
-    j = next(o for o in i.body.block.ops if isinstance(o, ForOp))
-    jr = tile_loop(j, kn["nr"], consts, "nr")
-    jr = hoist_loop(jr)  # past i
-    i = next(o for o in jr.body.block.ops if isinstance(o, ForOp))
-    j = next(o for o in i.body.block.ops if isinstance(o, ForOp))
-    k = next(o for o in j.body.block.ops if isinstance(o, ForOp))
-    k = hoist_loop(k)  # past j: i { k { j } }
-    del kc_parent
+    # Cache blocking: ic { kc { jc { jr { i { k { j } } } } } }.  hoist_loop returns the outer
+    # loop op (the parent's op, now with the hoisted loop's header), so each loop is found anew.
+    kc = hoist_loop(hoist_loop(tile_loop(k, kn["kc"], consts, "kc")))  # past j, past i
+    ic = hoist_loop(tile_loop(first_loop(kc), kn["mc"], consts, "mc"))  # past kc
+    kc = first_loop(ic)
+    jc = hoist_loop(tile_loop(first_loop(first_loop(kc)), kn["nc"], consts, "nc"))  # past i
+    jr = hoist_loop(tile_loop(first_loop(first_loop(jc)), kn["nr"], consts, "nr"))  # past i
+    hoist_loop(first_loop(first_loop(first_loop(jr))))  # k past j: i { k { j } }
     # Packing: A's block once per (ic, kc), B's panel once per (ic, kc, jc).
     pack(kc, nest.a, consts)
     pack(jc, nest.b, consts)
@@ -234,10 +201,8 @@ def schedule(nest: Nest, target: TargetAttr, consts: IndexConstants) -> None:
     if full is not None:
         tiles.insert(0, full)
     for tile in tiles:
-        i = next(o for o in tile.body.block.ops if isinstance(o, ForOp))
-        kloop = next(o for o in i.body.block.ops if isinstance(o, ForOp))
-        jloop = next(o for o in kloop.body.block.ops if isinstance(o, ForOp))
-        try_vectorize(jloop, target, consts)
+        i = first_loop(tile)
+        try_vectorize(first_loop(first_loop(i)), target, consts)
         main = unroll_and_jam(i, kn["mr"], consts)
         if main is not None:
             knob(main, "mr", kn["mr"])

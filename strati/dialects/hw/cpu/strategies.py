@@ -104,9 +104,7 @@ def im2col_cost(op: Operation, target: TargetAttr) -> float:
     patch = n * c * kh * kw * oh * ow
     copies = patch * (vector_fill(ow, target["vector_width"]) if sw == 1 else 1.0)
     fits = patch * (element_bytes(element_type(op.operands[0])) or 4) <= target["l2"]
-    # Blocked and packed, the patches are read once per block of rows (one per core) instead of once per row.
-    rereads = 1 if fits else (max(1, target["cores"]) if scheduled(op) else o)
-    return pointwise_cost(op, target) + PATCH_COPY_COST * copies + L2_MISS_COST * patch * rereads
+    return pointwise_cost(op, target) + PATCH_COPY_COST * copies + L2_MISS_COST * patch * (1 if fits else o)
 
 
 # The weights of the cost model, calibrated on measurements of both forms of 14 convolutions
@@ -116,10 +114,14 @@ MATMUL_STREAM_COST = 1.6
 """A vector step of the matmul form against one of the direct form: its vector loop streams
 a whole image row of accumulators through the cache at every reduction step, where the
 direct form's row stays in registers and L1."""
-SCHEDULED_MATMUL_COST = 0.5
+SCHEDULED_MATMUL_COST = 0.6
 """The same for a matmul form that ``cpu-schedule-matmul`` blocks and register-tiles (its
-accumulators stay in registers): measured about twice as fast as the direct form per vector
-step on ResNet's 3x3 convolutions (56x56 to 7x7), in one run on a loaded 2-core AVX-512 machine."""
+accumulators stay in registers).  Measured interleaved on a loaded 2-core AVX-512 machine
+(15 calls each, minimum and median): a 1x1 convolution 64 -> 256 channels on 56x56 takes
+1.6 ms as a matmul against 8.8 ms direct, 3x3 on 256 channels 14x14 3.6 ms im2col against
+24 ms direct, while 3x3 on 64 channels 56x56 stays faster direct (2.9 ms against 9.3 ms:
+its 7 MB patch matrix, the L2 term), and so it does with 8-lane (AVX2) code: 4.4 ms direct
+against 13.8 ms im2col."""
 PATCH_COPY_COST = 4.0
 """A patch element copied (a load and a store through memory), in vector steps."""
 L2_MISS_COST = 0.1
