@@ -10,6 +10,8 @@ or ``with strati.limits.raised(constant_elements=...)``).  docs/reliability.md l
 - ``constant_bytes``: bytes of all the constants of a module or model together,
   ``--max-constant-bytes``.
 - ``ops``: operations in a module (or nodes in an ONNX graph), ``--max-ops``.
+- ``tensor_elements``: elements of one tensor an ONNX model declares (a graph input, output
+  or value), ``--max-tensor-elements``: onnx's own shape inference would try to build it.
 - ``fold_bytes``: bytes one constant fold (fold-constants, canonicalize, the ONNX importer's
   evaluation of constant subgraphs) may produce, ``--max-fold-bytes``.
 """
@@ -28,6 +30,7 @@ class Limits:
     constant_elements: int = 1 << 28
     constant_bytes: int = 1 << 32
     ops: int = 1_000_000
+    tensor_elements: int = 1 << 34
     fold_bytes: int = 1 << 30
 
 
@@ -35,6 +38,7 @@ FLAGS = {
     "constant_elements": ("--max-constant-elements", "elements of one constant"),
     "constant_bytes": ("--max-constant-bytes", "bytes of all constants together"),
     "ops": ("--max-ops", "operations in a module (nodes in an ONNX graph)"),
+    "tensor_elements": ("--max-tensor-elements", "elements of one tensor an ONNX model declares"),
     "fold_bytes": ("--max-fold-bytes", "bytes one constant fold may produce"),
 }
 

@@ -982,7 +982,10 @@ def _erase_dead(block: Block) -> None:
 def _tensor_array(t: TensorProto) -> np.ndarray:
     if t.data_location == TensorProto.EXTERNAL:  # load_model has read every one it may read
         raise StratiError(f"tensor '{t.name}' has external data that was not loaded (give the model by its path)")
-    array = numpy_helper.to_array(t)
+    try:
+        array = numpy_helper.to_array(t)
+    except ValueError as err:  # data that does not fill its dims
+        raise StratiError(f"tensor '{t.name}' does not hold the data its dims {list(t.dims)} declare ({err})") from None
     dtype = elem_dtype(t.data_type)
     if dtype is not None and array.dtype != dtype:
         array = array.astype(dtype)

@@ -112,17 +112,23 @@ def _read(tensor: TensorProto, directory: Path, what: str) -> bytes:
 
 
 def check_declared_shapes(model: onnx.ModelProto, label: str) -> None:
-    """Every declared dimension of the graph's inputs, outputs and values is >= 0."""
+    """Every declared dimension of the graph's inputs, outputs and values is >= 0, and each
+    such tensor within the ``tensor_elements`` limit (onnx's shape inference would build it)."""
+    from strati.limits import check
+
     graph = model.graph
     for kind, values in (("input", graph.input), ("output", graph.output), ("value", graph.value_info)):
         for vi in values:
             if vi.type.WhichOneof("value") != "tensor_type" or not vi.type.tensor_type.HasField("shape"):
                 continue
+            elements = 1
             for axis, d in enumerate(vi.type.tensor_type.shape.dim):
                 if d.HasField("dim_value") and d.dim_value < 0:
                     raise ModelCheckError(
                         f"{label}: graph {kind} '{vi.name}' declares dimension {axis} as {d.dim_value} (dimensions are >= 0)"
                     )
+                elements *= d.dim_value if d.HasField("dim_value") else 1
+            check("tensor_elements", f"{label}: graph {kind} '{vi.name}''s number of elements", elements)
 
 
 def check_model_limits(model: onnx.ModelProto, label: str) -> None:
