@@ -28,11 +28,16 @@ from strati.functions import find_function
 LEVELS = ("graph", "tensor", "loop", "hw")
 
 STANDARD_PIPELINE: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("graph", ("partition", "convert-graph-to-tensor")),
+    ("graph", ("convert-graph-to-tensor",)),
     ("tensor", ("convert-tensor-to-loop",)),
     ("loop", ("convert-loop-to-hw",)),
 )
 """For each level, the passes that take a module from it to the next one."""
+
+PLACEMENT_PASSES: tuple[tuple[str, tuple[str, ...]], ...] = (("graph", ("partition",)),)
+"""For each level, the passes that run whenever a module reaches it, after its optimisations:
+which ops go to an accelerator target (``partition``: nothing to decide on the host), so that
+``--emit=graph --target NAME`` shows the placement the lowering will follow."""
 
 OPTIONAL_PASSES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("graph", ("simplify-inference", "canonicalize", "fold-constants", "fuse-ops")),
@@ -148,6 +153,7 @@ def passes_between(from_level: str, to_level: str, optimizations: Iterable[str] 
     names: list[str] = []
     for level in LEVELS[start : stop + 1]:  # a level's optimisations run when it is reached
         names += [n for n in optional.get(level, ()) if n in enabled]
+        names += dict(PLACEMENT_PASSES).get(level, ())
         if level != to_level:
             names += dict(STANDARD_PIPELINE).get(level, ())
     return names
@@ -311,4 +317,4 @@ def _compile_static(module: ModuleOp, target: str | None, entry: str | None, opt
     return exe
 
 
-__all__ = ["DEFAULT_OPT_LEVEL", "FUSION", "OPT_LEVELS", "SIMPLIFICATION", "optimizations_for", "LEVELS", "OPTIONAL_PASSES", "STANDARD_PIPELINE", "compile", "load", "lower_to", "lower_to_loop", "make_passes", "passes_between", "module_level", "run_pass"]
+__all__ = ["DEFAULT_OPT_LEVEL", "FUSION", "OPT_LEVELS", "SIMPLIFICATION", "optimizations_for", "LEVELS", "OPTIONAL_PASSES", "PLACEMENT_PASSES", "STANDARD_PIPELINE", "compile", "load", "lower_to", "lower_to_loop", "make_passes", "passes_between", "module_level", "run_pass"]

@@ -1,6 +1,9 @@
 // Partitioning: each graph op goes to the NPU when one of its strategies applies, else it
 // stays on the host; the NPU's connected groups are numbered; the fallbacks are noted.
 // RUN: strati-opt --load-plugin %examples/npu %s -p 'partition{target=npu}' 2>&1 | filecheck %s
+// --emit=graph shows the same placement, for the module's target or the one given.
+// RUN: strati-opt --load-plugin %examples/npu %s --emit=graph 2>&1 | filecheck %s
+// RUN: strati-opt --load-plugin %examples/npu %s --emit=graph --target npu 2>&1 | filecheck %s
 // CHECK: note: @f: 3 ops in 2 partitions on npu; on the host cpu (no npu strategy applies): graph.flatten, graph.max_pool2d, graph.relu
 // CHECK: graph.conv2d %x, %k {pads = array<i64: 1, 1, 1, 1>, strati.placement = "npu", strati.partition = 0}
 // CHECK: graph.relu %c {strati.placement = "cpu"}
@@ -28,6 +31,7 @@
 //
 // On the host target there is nothing to partition.
 // RUN: strati-opt --load-plugin %examples/npu %s -p 'partition{target=cpu}' | filecheck %s --check-prefix=HOST
+// RUN: strati-opt --load-plugin %examples/npu %s --emit=graph --target cpu | filecheck %s --check-prefix=HOST
 // HOST-NOT: strati.placement
 
 builtin.module attributes {hw.target = #hw.target<"npu", dtype = "f32">} {
