@@ -28,7 +28,7 @@ from strati.dense import to_dtype
 from strati.diagnostics import StratiError
 from strati.dialects.shapes import shape_of
 from strati.functions import argument_aliases, find_function, result_names
-from strati.runtime.jit import Executable, Port, order_ports
+from strati.runtime.jit import CallableByPorts, Executable, Port, order_ports
 
 DEFAULT_CACHE_SIZE = 8
 """How many specialisations an executable keeps by default (``strati.compile(..., cache_size=N)``)."""
@@ -100,7 +100,7 @@ class CacheInfo:
     maxsize: int
 
 
-class SpecializingExecutable:
+class SpecializingExecutable(CallableByPorts):
     """Called as an :class:`~strati.runtime.jit.Executable` is (``exe(x)``, ``exe(**feeds)``,
     ``exe.run(...)``), for inputs of any shape the declared types allow; compiles per signature."""
 
@@ -122,20 +122,6 @@ class SpecializingExecutable:
         self._build = build
         self._cache: OrderedDict[Shapes, Executable] = OrderedDict()
         self._hits = self._misses = 0
-
-    @property
-    def input_names(self) -> list[str]:
-        return [p.name for p in self.inputs]
-
-    @property
-    def output_names(self) -> list[str]:
-        return [p.name for p in self.outputs]
-
-    def __call__(self, *args, out: Sequence[np.ndarray] | np.ndarray | None = None, **named):
-        values = self.run(*args, out=out, **named)
-        if len(values) == 1:
-            return values[0]
-        return tuple(values) if values else None
 
     def run(self, *args, out: Sequence[np.ndarray] | np.ndarray | None = None, **named) -> list[np.ndarray]:
         inputs = self.bind(args, named)

@@ -159,24 +159,11 @@ def _port(names: str | tuple[str, ...], t: Attribute) -> Port:
     return Port(name, t, (), dtype, tuple(aliases))
 
 
-@dataclass
-class Executable:
-    """A compiled function: call it with numpy arrays, get numpy arrays back."""
+class CallableByPorts:
+    """What calling any executable looks like, given its ``inputs``, ``outputs`` and ``run``."""
 
-    name: str
     inputs: list[Port]
     outputs: list[Port]
-    results: list[Port]
-    llvm_ir_unoptimized: str
-    llvm_ir: str
-    """The optimised LLVM IR (``llvm_ir_unoptimized``: as generated)."""
-    compile_seconds: dict[str, float]
-    _engine: object = field(repr=False)
-    _keep: list = field(repr=False)
-    _entry: object = field(repr=False)
-    _targets: list[Target] = field(repr=False, default_factory=list)
-    _error_slot: np.ndarray | None = field(repr=False, default=None)
-    _assembly: str | None = field(repr=False, default=None)
 
     @property
     def input_names(self) -> list[str]:
@@ -193,6 +180,29 @@ class Executable:
         if len(values) == 1:
             return values[0]
         return tuple(values) if values else None
+
+    def run(self, *args, out: Sequence[np.ndarray] | np.ndarray | None = None, **named) -> list[np.ndarray]:
+        raise NotImplementedError
+
+
+@dataclass
+class Executable(CallableByPorts):
+    """A compiled function: call it with numpy arrays, get numpy arrays back."""
+
+    name: str
+    inputs: list[Port]
+    outputs: list[Port]
+    results: list[Port]
+    llvm_ir_unoptimized: str
+    llvm_ir: str
+    """The optimised LLVM IR (``llvm_ir_unoptimized``: as generated)."""
+    compile_seconds: dict[str, float]
+    _engine: object = field(repr=False)
+    _keep: list = field(repr=False)
+    _entry: object = field(repr=False)
+    _targets: list[Target] = field(repr=False, default_factory=list)
+    _error_slot: np.ndarray | None = field(repr=False, default=None)
+    _assembly: str | None = field(repr=False, default=None)
 
     def run(self, *args, out: Sequence[np.ndarray] | np.ndarray | None = None, **named) -> list[np.ndarray]:
         """As calling the executable, but always a list: the outputs, then the scalar results."""
@@ -381,6 +391,7 @@ def _build(
 
 __all__ = [
     "EMBED_LIMIT",
+    "CallableByPorts",
     "Executable",
     "Port",
     "check_input",
