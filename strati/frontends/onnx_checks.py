@@ -190,8 +190,9 @@ def check_ranges(model: onnx.ModelProto, label: str) -> None:
 
 
 def check_node_signatures(model: onnx.ModelProto, label: str) -> None:
-    """Every node of the standard domain has as many inputs as its schema allows and
-    attributes of the schema's types (a Concat without inputs, a string ``axis``)."""
+    """Every node of the standard domain has as many inputs as its schema allows, its required
+    attributes, and attributes of the schema's types (a Concat without inputs, a Cast without
+    ``to``, a string ``axis``)."""
     opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), None)
     if opset is None:
         return
@@ -207,6 +208,10 @@ def check_node_signatures(model: onnx.ModelProto, label: str) -> None:
             raise ModelCheckError(f"{what} has {len(node.input)} inputs, at least {schema.min_input} expected")
         if len(node.input) > schema.max_input:
             raise ModelCheckError(f"{what} has {len(node.input)} inputs, at most {schema.max_input} expected")
+        given = {a.name for a in node.attribute}
+        for name, declared in schema.attributes.items():
+            if declared.required and name not in given:
+                raise ModelCheckError(f"{what} lacks its required attribute '{name}'")
         for a in node.attribute:
             declared = schema.attributes.get(a.name)
             if declared is None or a.ref_attr_name or a.type == AttributeProto.UNDEFINED:
