@@ -1541,11 +1541,14 @@ def _window_geometry(n: Node, sizes: Sequence[int | None], kernel: Sequence[int]
     nsp = len(kernel)
     strides = n.ints("strides", [1] * nsp)
     dilations = n.ints("dilations", [1] * nsp)
+    pads = n.ints("pads", [0] * (2 * nsp))
+    for name, values, count in (("strides", strides, nsp), ("dilations", dilations, nsp), ("pads", pads, 2 * nsp)):
+        if len(values) != count:
+            raise NodeError(f"'{name}' has {len(values)} values, {count} expected for a kernel of {nsp} dimensions")
     auto_pad = n.a("auto_pad", "NOTSET")
     if auto_pad in ("SAME_UPPER", "SAME_LOWER", "VALID"):
         begins, ends = _auto_pads(auto_pad, sizes, kernel, strides, dilations)
     else:
-        pads = n.ints("pads", [0] * (2 * nsp))
         begins, ends = pads[:nsp], pads[nsp:]
     return strides, dilations, begins, ends
 
