@@ -235,7 +235,9 @@ def sanitize(name: str, taken: set[str] | None = None) -> str:
     return s
 
 
-def symbol_name(name: str) -> str:
+def symbol_name(name: str | bytes) -> str:
+    if isinstance(name, bytes):  # protobuf hands over a string field that is not UTF-8 as bytes
+        name = name.decode("utf-8", "replace")
     s = re.sub(r"[^A-Za-z0-9_$.]", "_", name)
     if not s or s[0].isdigit():
         s = "main" if not s else "g" + s
@@ -2113,6 +2115,8 @@ def _split(n: Node):
     axis = n.a("axis", 0)
     rank = len(shape)
     a = axis + rank if axis < 0 else axis
+    if not 0 <= a < rank:
+        raise NodeError(f"axis {axis} is out of range for an input of rank {rank}")
     count = n.n_outputs
     if n.v >= 13:
         sizes = None if not n.has(1) else [int(s) for s in n.need_const(1, "split").reshape(-1)]
