@@ -185,16 +185,18 @@ def lower_to(
         validate_passes(module, passes)
     else:
         source = None if verify_each else module.clone()
+        ran = 0  # passes that ran without a verification after them
         try:
             for p in passes:
                 start = time.perf_counter()
                 run_pass(module, p, verify=verify_each)
+                ran += 1
                 if times is not None:
                     times[p.name] = times.get(p.name, 0.0) + time.perf_counter() - start
             if source is not None and (diag := verify_module(module)) is not None:
                 raise RuntimeError(f"internal error: the IR after the standard pipeline does not verify: {diag}")
         except (RuntimeError, StratiError):  # a pass may have choked on the invalid IR of an earlier one
-            if source is not None:
+            if source is not None and ran > 0:  # (the first pass had the verified input: its error stands)
                 lower_to(source, target_level, optimizations, target=target)  # names the first pass at fault
             raise
     if LEVELS.index(level := module_level(module)) < LEVELS.index(target_level):

@@ -12,6 +12,7 @@ from xdsl.passes import ModulePass
 
 import strati
 from strati import compiler
+from strati.diagnostics import StratiError
 from strati.compiler import OPT_LEVELS, load, module_level, passes_between
 from strati.runtime.interpreter import find_function, run_function
 from strati.transforms import register_pass, unregister_pass
@@ -63,3 +64,26 @@ def test_verifying_once_gives_the_same_code():
     assert once.llvm_ir == each.llvm_ir
     (expected,) = run_function(load(MLP), inputs)
     np.testing.assert_allclose(once(*inputs), expected, rtol=1e-5, atol=1e-6)
+
+
+class RefusePass(ModulePass):
+    """Refuses every module, as a pass refuses an op it does not support; counts its runs."""
+
+    name = "test-refuse"
+    runs = 0
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        RefusePass.runs += 1
+        raise StratiError("refused")
+
+
+def test_an_error_of_the_first_pass_is_not_lowered_again(monkeypatch):
+    register_pass(RefusePass)
+    monkeypatch.setattr(compiler, "OPTIONAL_PASSES", (("graph", (RefusePass.name,)), *compiler.OPTIONAL_PASSES[1:]))
+    try:
+        RefusePass.runs = 0
+        with pytest.raises(StratiError, match="refused"):
+            strati.compile(MLP, optimizations=[RefusePass.name])
+        assert RefusePass.runs == 1  # it saw the verified input: nothing earlier to blame
+    finally:
+        unregister_pass(RefusePass.name)
