@@ -3,8 +3,10 @@
 Function arguments are ellipses (``%x: tensor<4xf32>``), ops are boxes
 (``graph.relu`` over ``tensor<4xf32>``), constants are grey, and an edge goes
 from the producer of a value to each op that uses it (labelled with the operand
-position when an op has several operands).  Ops nested in regions (a generic's
-body, a loop's body) are part of their parent's node.  Render with
+position when an op has several operands).  A ``graph.fused`` group is a dashed
+cluster of its ops, labelled with its kernel name and fusion kind; other ops
+nested in regions (a generic's body, a loop's body) are part of their parent's
+node.  Ops placed by the partition pass are coloured by target.  Render with
 ``dot -Tsvg``.
 """
 
@@ -12,9 +14,10 @@ from __future__ import annotations
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, StringAttr
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from strati.diagnostics import StratiError
+from strati.dialects.graph.ops import FusedOp, YieldOp
 
 MAX_LABEL = 60
 
@@ -55,8 +58,21 @@ def function_lines(fn: func.FuncOp, prefix: str) -> list[str]:
         ids[arg] = node
         label = f"%{arg.name_hint or f'arg{i}'}: {short(arg.type)}"
         lines.append(f"    {node} [shape=ellipse, label={quote(label)}];")
+    lines += block_lines(block, prefix, ids, "    ")
+    lines.append("  }")
+    return lines
+
+
+def block_lines(block: Block, prefix: str, ids: dict[SSAValue, str], indent: str) -> list[str]:
+    """Nodes and edges for the ops of ``block``; a ``graph.fused`` group becomes a cluster of its ops."""
+    lines: list[str] = []
     for j, op in enumerate(block.ops):
         node = f"{prefix}op{j}"
+        if isinstance(op, FusedOp):
+            lines += fused_lines(op, node, ids, indent)
+            continue
+        if isinstance(op, YieldOp):
+            continue  # a group's results are drawn leaving the ops that compute them
         types = ", ".join(short(r.type) for r in op.results)
         label = op.name if not types else f"{op.name}\n{types}"
         style = ', style=filled, fillcolor="#e8e8e8"' if op.name.endswith(".constant") else ""
@@ -64,17 +80,34 @@ def function_lines(fn: func.FuncOp, prefix: str) -> list[str]:
             label += f"\n@{placed.data}"
             style = f', style=filled, fillcolor="{target_colour(placed.data)}"'
         shape = "oval" if isinstance(op, func.ReturnOp) else "box"
-        lines.append(f"    {node} [shape={shape}, label={quote(label)}{style}];")
+        lines.append(f"{indent}{node} [shape={shape}, label={quote(label)}{style}];")
         uses = operands_used(op)
         for k, value in enumerate(uses):
             source = ids.get(value)
             if source is None:
                 continue  # defined outside the function (cannot happen in verified IR)
             edge_label = f" [label={quote(str(k))}]" if len(uses) > 1 else ""
-            lines.append(f"    {source} -> {node}{edge_label};")
+            lines.append(f"{indent}{source} -> {node}{edge_label};")
         for result in op.results:
             ids[result] = node
-    lines.append("  }")
+    return lines
+
+
+def fused_lines(op: FusedOp, node: str, ids: dict[SSAValue, str], indent: str) -> list[str]:
+    """A fusion group as a dashed cluster labelled with its kernel name and fusion kind: edges go from the
+    producers outside straight to the ops inside that read them, and the group's results leave from the
+    ops inside that compute them."""
+    lines = [f"{indent}subgraph cluster_{node} {{",
+             f"{indent}  label={quote(f'{op.kernel_name.data} ({op.pattern.data})')}; style=dashed;"]  # fmt: skip
+    body = op.body.block
+    for arg, operand in zip(body.args, op.inputs, strict=True):
+        if operand in ids:
+            ids[arg] = ids[operand]
+    lines += block_lines(body, f"{node}_", ids, indent + "  ")
+    lines.append(f"{indent}}}")
+    for result, value in zip(op.results, op.yield_op.operands, strict=True):
+        if value in ids:
+            ids[result] = ids[value]
     return lines
 
 
