@@ -59,11 +59,20 @@ def unregister_strategy(op_name: str, target: str, name: str) -> None:
     _STRATEGIES.unregister((op_name, target, name))
 
 
+def _load_targets() -> None:
+    """The built-in targets register their strategies when loaded: load them before any lookup."""
+    from strati.dialects.hw.target import target_names
+
+    target_names()
+
+
 def strategies(op_name: str, target: str) -> list[Strategy]:
+    _load_targets()
     return [_STRATEGIES.get(k) for k in _STRATEGIES.names() if k[0] == op_name and k[1] == target]
 
 
 def strategies_for_target(target: str) -> dict[str, list[Strategy]]:
+    _load_targets()
     found: dict[str, list[Strategy]] = {}
     for k in _STRATEGIES.names():
         if k[1] == target:

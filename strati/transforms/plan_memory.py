@@ -56,7 +56,8 @@ an element type of unknown size, ones returned or freed inside a loop, allocs th
 are arenas already (read by ``loop.arena_view``: the pass is idempotent), and
 functions with more than one block.
 
-Option ``report=true`` writes one line per function to stderr::
+Option ``timeline=FILE.svg`` draws the plan: one rectangle per buffer, op positions
+across and arena offsets up (``strati.codegen.timeline``).  Option ``report=true`` writes one line per function to stderr::
 
     plan-memory @cnn: 17 buffers, 6 in place; one buffer per temporary: 16416 bytes
     live at peak, 42208 bytes in all; arena: 12096 bytes
@@ -75,6 +76,7 @@ alias analysis, ``root_of``, gives up on values it does not know).
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass, field
 from typing import Any
@@ -514,13 +516,32 @@ class PlanMemoryPass(ModulePass):
     report: bool = False
     in_place: bool = True
     target: str | None = None
+    timeline: str | None = None
+    """A file name: write the plan as an SVG picture (one file per function and space, named apart)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for plan in plan_module(op, in_place=self.in_place, target_name=self.target):
+        plans = plan_module(op, in_place=self.in_place, target_name=self.target)
+        for plan in plans:
             if self.report:
                 sys.stderr.write(plan.report() + "\n")
+            if self.timeline:
+                write_timeline(self.timeline, plan, several=len(plans) > 1)
             fn = next(f for f in functions(op) if f.sym_name.data == plan.name)
             rewrite(fn, plan)
+
+
+def write_timeline(path: str, plan: FunctionPlan, *, several: bool) -> None:
+    """``path`` as given for a module with one plan, else ``stem.function[.space].svg`` beside it."""
+    from strati.codegen.timeline import plan_to_svg
+
+    if several:
+        stem, dot, ext = path.rpartition(".") if "." in os.path.basename(path) else (path, ".", "svg")
+        path = f"{stem}.{plan.name}{'' if plan.space is None else '.' + plan.space}{dot}{ext}"
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(plan_to_svg(plan.name, plan.as_dict()))
+    except OSError as err:
+        raise StratiError(f"plan-memory: cannot write the timeline {path}: {err.strerror}") from None
 
 
 def memory_plan(module: ModuleOp, *, in_place: bool = True) -> dict[str, dict[str, Any]]:

@@ -204,6 +204,43 @@ def test_report_and_idempotence(lowered):
     assert str(m) == text
 
 
+def test_timeline_svg_draws_every_placement(lowered, tmp_path):
+    """timeline= writes an SVG whose rectangles are the plan's placements: one per placed buffer, x from
+    its lifetime and y from its offset in the arena, scaled alike; no two overlap in both axes."""
+    import xml.etree.ElementTree as ET
+
+    module, _, _ = lowered["cnn.mlir"]
+    p = memory_plan(module)["cnn"]
+    path = tmp_path / "plan.svg"
+    PlanMemoryPass(timeline=str(path)).apply(make_context(), module.clone())
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    rects = ET.parse(path).getroot().findall("s:rect", ns)[1:]  # the first is the white background
+    placed = [b for b in p["placements"] if b["offset"] is not None]
+    assert len(rects) == len(placed) > 0
+    boxes = [tuple(float(r.get(k)) for k in ("x", "y", "width", "height")) for r in rects]
+    steps = max(b["end"] + 1 for b in placed)
+    x_scale = boxes[0][2] / (placed[0]["end"] - placed[0]["start"] + 1)
+    for b, (x, y, w, h) in zip(placed, boxes):
+        assert w == pytest.approx((b["end"] - b["start"] + 1) * x_scale, abs=0.1)
+        assert x == pytest.approx(boxes[0][0] + (b["start"] - placed[0]["start"]) * x_scale, abs=0.1)
+        assert b["name"] in r_title(rects[placed.index(b)]) and f"{b['bytes']} B at offset {b['offset']}" in r_title(rects[placed.index(b)])
+    assert steps * x_scale <= 960
+    bottom = [y + h for _, y, _, h in boxes]  # offset 0 is the x axis: bottoms are ordered like offsets
+    for a in range(len(placed)):
+        for c in range(len(placed)):
+            if placed[a]["offset"] < placed[c]["offset"]:
+                assert bottom[a] > bottom[c]
+            time_apart = placed[a]["end"] < placed[c]["start"] or placed[c]["end"] < placed[a]["start"]
+            bytes_apart = (placed[a]["offset"] + placed[a]["bytes"] <= placed[c]["offset"]
+                           or placed[c]["offset"] + placed[c]["bytes"] <= placed[a]["offset"])  # fmt: skip
+            in_place = placed[a]["in_place_of"] is not None or placed[c]["in_place_of"] is not None
+            assert a == c or time_apart or bytes_apart or in_place
+
+
+def r_title(rect) -> str:
+    return rect.find("{http://www.w3.org/2000/svg}title").text
+
+
 @pytest.mark.parametrize("seed", range(200))
 def test_allocator_random_lifetimes(seed: int):
     rng = np.random.default_rng(seed)

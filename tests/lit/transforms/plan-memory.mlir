@@ -4,6 +4,13 @@
 // RUN: strati-opt %s --split-input-file -p 'plan-memory{report=true}' 2>&1 >/dev/null | filecheck %s --check-prefix=REPORT
 // RUN: strati-opt %s --split-input-file -p 'plan-memory{in_place=false}' | filecheck %s --check-prefix=NOINPLACE
 // RUN: strati-opt %examples/cnn.mlir -p 'convert-graph-to-tensor,convert-tensor-to-loop,plan-memory{report=true}' 2>&1 >/dev/null | filecheck %s --check-prefix=CNN
+// RUN: strati-opt %examples/cnn.mlir -p 'convert-graph-to-tensor,convert-tensor-to-loop,plan-memory{timeline="%t.svg"}' >/dev/null && filecheck %s --check-prefix=SVG < %t.svg
+// SVG: <svg xmlns="http://www.w3.org/2000/svg"
+// SVG: plan-memory @cnn: {{[0-9]+}} buffers, {{[0-9]+}} in place, arena {{[0-9]+}} bytes
+// SVG: <rect {{.*}}><title>{{.*}} memref&lt;{{.*}}&gt;: {{[0-9]+}} B at offset {{[0-9]+}}, ops {{[0-9]+}}..{{[0-9]+}}</title></rect>
+// SVG: </svg>
+// RUN: not strati-opt %examples/cnn.mlir -p 'convert-graph-to-tensor,convert-tensor-to-loop,plan-memory{timeline="%t.missing/x.svg"}' 2>&1 | filecheck %s --check-prefix=NOSVG
+// NOSVG: error: plan-memory: cannot write the timeline {{.*}}missing/x.svg: No such file or directory
 // CNN: plan-memory @cnn: {{[0-9]+}} buffers, {{[0-9]+}} in place; one buffer per temporary: {{[0-9]+}} bytes live at peak, {{[0-9]+}} bytes in all; arena: {{[0-9]+}} bytes
 //
 // plan-memory: every temporary memref.alloc becomes a loop.arena_view of one i8
@@ -11,7 +18,8 @@
 // func.return, the temporaries' deallocs gone); offsets are multiples of 64, and
 // buffers share bytes only when their lifetimes are disjoint or one is computed in
 // place of the other.  The second RUN line reads the output back; the third shows
-// that a planned function is left as it is; the last one shows the report of the CNN
+// that a planned function is left as it is; timeline= draws the plan as an SVG
+// (its geometry is checked by tests/unit/test_plan_memory.py); the last one shows the report of the CNN
 // example (its figures are asserted by tests/unit/test_plan_memory.py).  Numerics: tests/unit/test_plan_memory.py.
 
 // Three temporaries with disjoint lifetimes (the third one through a loop.view):
