@@ -22,6 +22,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
+from strati import progress
 from strati.diagnostics import StratiError, diagnostic_message, verify_module
 from strati.functions import find_function
 
@@ -179,6 +180,15 @@ def lower_to(
     ``times``: filled with each pass's seconds, by name.  ``check_passes``: each pass is also
     checked to keep the numerics (:mod:`strati.pass_validation`), verifying after each."""
     passes = make_passes(passes_between(module_level(module), target_level, optimizations), target)
+    with progress.compiling(len(passes)):
+        _run_passes(module, passes, target_level, optimizations, target, verify_each, times, check_passes)
+    if LEVELS.index(level := module_level(module)) < LEVELS.index(target_level):
+        raise StratiError(f"the module is still at the {level} level after the standard pipeline")
+    return module
+
+
+def _run_passes(module: ModuleOp, passes: list[ModulePass], target_level: str, optimizations: Iterable[str],
+                target: str | None, verify_each: bool, times: dict[str, float] | None, check_passes: bool) -> None:
     if check_passes:
         from strati.pass_validation import validate_passes
 
@@ -188,6 +198,7 @@ def lower_to(
         ran = 0  # passes that ran without a verification after them
         try:
             for p in passes:
+                progress.step(p.name, module)
                 start = time.perf_counter()
                 run_pass(module, p, verify=verify_each)
                 ran += 1
@@ -199,9 +210,6 @@ def lower_to(
             if source is not None and ran > 0:  # (the first pass had the verified input: its error stands)
                 lower_to(source, target_level, optimizations, target=target)  # names the first pass at fault
             raise
-    if LEVELS.index(level := module_level(module)) < LEVELS.index(target_level):
-        raise StratiError(f"the module is still at the {level} level after the standard pipeline")
-    return module
 
 
 def lower_to_loop(module: ModuleOp) -> ModuleOp:
@@ -303,18 +311,22 @@ def _compile_static(module: ModuleOp, target: str | None, entry: str | None, opt
                     verify_each: bool, check_passes: bool):
     """A module whose entry function has static argument types, lowered (in place) and compiled."""
     times: dict[str, float] = {}
-    if module_level(module) == "graph":
-        start = time.perf_counter()
-        run_pass(module, "infer-shapes")  # a `?` inside that inference resolves before any optimisation
-        times["infer-shapes"] = time.perf_counter() - start
-    module = lower_to(module, "hw", optimizations, target=target, verify_each=verify_each, times=times,
-                      check_passes=check_passes)
-    for fn in module.walk():
-        if isinstance(fn, FuncOp) and any(isinstance(t, TensorType) for t in fn.function_type.inputs.data):
-            raise StratiError(f"@{fn.sym_name.data} still takes tensors after lowering")
-    from strati.runtime.jit import compile_module
+    level = module_level(module)
+    with progress.compiling(len(passes_between(level, "hw", optimizations)) + 2) as shown:
+        if level == "graph":
+            shown.step("infer-shapes", module)
+            start = time.perf_counter()
+            run_pass(module, "infer-shapes")  # a `?` inside that inference resolves before any optimisation
+            times["infer-shapes"] = time.perf_counter() - start
+        module = lower_to(module, "hw", optimizations, target=target, verify_each=verify_each, times=times,
+                          check_passes=check_passes)
+        for fn in module.walk():
+            if isinstance(fn, FuncOp) and any(isinstance(t, TensorType) for t in fn.function_type.inputs.data):
+                raise StratiError(f"@{fn.sym_name.data} still takes tensors after lowering")
+        from strati.runtime.jit import compile_module
 
-    exe = compile_module(module, entry)
+        shown.step("LLVM: translate, optimize, generate code", module)
+        exe = compile_module(module, entry)
     exe.compile_seconds = {**times, **exe.compile_seconds}
     return exe
 

@@ -52,8 +52,12 @@ def argument_aliases(fn: func.FuncOp) -> list[tuple[str, ...]]:
 
 
 def result_names(fn: func.FuncOp) -> list[str]:
-    """Each result's ``strati.name``, else ``output<i>``."""
-    given = _named(fn.res_attrs, len(fn.function_type.outputs.data))
+    """Each output's ``strati.name``, else ``output<i>``: a graph function's results, a loop-level
+    function's output arguments (the names are kept through lowering)."""
+    if count := output_count(fn):
+        given = _named(fn.arg_attrs, len(fn.function_type.inputs.data))[-count:]
+    else:
+        given = _named(fn.res_attrs, len(fn.function_type.outputs.data))
     return [g if g is not None else f"output{i}" for i, g in enumerate(given)]
 
 

@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.exceptions import DiagnosticException, ParseError
@@ -32,7 +33,7 @@ from strati.diagnostics import (
     verify_module,
 )
 from strati.source import module_text, parse_module
-from strati import limits
+from strati import limits, progress
 from strati.tools.common import Timing, ToolError, run_tool, load_plugin, read_text, write_text
 from strati.transforms import available_passes, strati_passes
 
@@ -108,7 +109,14 @@ class Driver:
             validator = self.validator(module)
         except StratiError as err:
             return [op_diagnostic(err.message, err.op, self.filename)], None
+        with progress.compiling(len(passes)) as shown:
+            return self.run_passes(ctx, module, passes, validator, chunk, shown)
+
+    def run_passes(self, ctx: Context, module: ModuleOp, passes: list[ModulePass], validator, chunk: int,
+                   shown: progress.Progress) -> tuple[list[Diagnostic], str | None]:
+        """Run the passes on one parsed chunk, verify, and print it (or say what failed)."""
         for index, p in enumerate(passes):
+            shown.step(p.name, module)
             before = module_text(module, generic=True) if self.args.crash_reproducer else None
             start = time.perf_counter()
             try:
@@ -255,6 +263,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("--verify-each", action="store_true", help="re-verify the IR after every rule application")
     ap.add_argument("--list-rules", action="store_true", help="list the loaded rules and where each came from, and exit")
     ap.add_argument("--print-rules", metavar="FILE.rules", help="check a rules file, print it in canonical form, and exit")
+    ap.add_argument("-q", "--quiet", action="store_true", help="no progress line on a terminal during a long compile")
     limits.add_arguments(ap)
     return ap
 
@@ -296,6 +305,8 @@ def parse_pipeline(spec: str) -> tuple[ModulePass, ...]:
 def run(argv: list[str] | None = None) -> int:
     args = build_arg_parser().parse_args(argv)
     limits.apply_arguments(args)
+    if args.quiet:
+        progress.silence()
     for plugin in args.load_plugin:
         load_plugin(plugin)
     if args.list_passes:

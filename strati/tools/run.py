@@ -5,7 +5,9 @@ interpreter (``--backend interp``); ``--check`` runs both and compares them.
 
 Inputs come from ``.npy`` files (``--input NAME=FILE.npy``) or are drawn at
 random (``--random-inputs SEED``); each output is summarised (shape, dtype, a
-few values) and, with ``--output-dir``, saved as ``<name>.npy``.  A missing,
+few values) under its name (an ONNX model's output names, else ``output<i>``) and, with
+``--output-dir``, saved as ``<name>.npy`` (characters other than letters, digits,
+``.``, ``-`` and ``_`` become ``_``).  A missing,
 extra, wrongly shaped or typed input, or an unreadable file, is one error line
 naming the input, and exit status 1.
 """
@@ -13,6 +15,7 @@ naming the input, and exit status 1.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -25,10 +28,10 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, ModuleOp, TensorTyp
 from strati.dense import to_dtype
 from strati.diagnostics import DiagnosticError, StratiError, op_diagnostic
 from strati.compiler import module_level
-from strati.functions import input_aliases
+from strati.functions import input_aliases, result_names
 from strati.runtime.interpreter import Interpreter, bind_inputs, check_value, find_function
 from strati.source import load_module
-from strati import limits
+from strati import limits, progress
 from strati.tools.argtypes import non_negative_int, tolerance
 from strati.tools.common import Timing, ToolError, run_tool, load_plugin, read_text
 
@@ -56,6 +59,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("--profile", action="store_true",
                     help="jit: print what the target's runtime measured over the calls (cycles, bytes, utilisation)")
     ap.add_argument("--load-plugin", action="append", default=[], metavar="FILE.py|MODULE")
+    ap.add_argument("-q", "--quiet", action="store_true", help="no progress line on a terminal during a long compile")
     limits.add_arguments(ap)
     return ap
 
@@ -63,6 +67,18 @@ def build_arg_parser() -> argparse.ArgumentParser:
 def input_names(fn: func.FuncOp) -> list[str]:
     """The inputs' names: an imported model's ONNX names (``strati.name``), else the SSA names."""
     return [a[0] for a in input_aliases(fn)]  # a loop-level function's outputs are not inputs
+
+
+def file_names(names: list[str]) -> list[str]:
+    """A file name per output: safe characters only, and apart from each other."""
+    found: list[str] = []
+    for name in names:
+        base = re.sub(r"[^\w.-]", "_", name).lstrip(".") or "output"
+        candidate, n = base, 1
+        while candidate in found:
+            candidate, n = f"{base}_{n}", n + 1
+        found.append(candidate)
+    return found
 
 
 def read_inputs(fn: func.FuncOp, specs: list[str], seed: int | None) -> dict[str, np.ndarray]:
@@ -242,6 +258,8 @@ def compare(names: list[str], got: list[np.ndarray], want: list[np.ndarray], rto
 def run(argv: list[str] | None = None) -> int:
     args = build_arg_parser().parse_args(argv)
     limits.apply_arguments(args)
+    if args.quiet:
+        progress.silence()
     for plugin in args.load_plugin:
         load_plugin(plugin)
     module = load_model(args.file, args.input)
@@ -266,7 +284,7 @@ def run(argv: list[str] | None = None) -> int:
         if err.op is None:
             raise ToolError(err.message) from None
         raise DiagnosticError(op_diagnostic(err.message, err.op, args.file)) from None
-    names = [f"output{i}" for i in range(len(outputs))]
+    names = result_names(fn)
     for name, value in zip(names, outputs):
         print(summary(name, value))
     if args.profile:
@@ -278,7 +296,7 @@ def run(argv: list[str] | None = None) -> int:
         directory = Path(args.output_dir)
         try:
             directory.mkdir(parents=True, exist_ok=True)
-            for name, value in zip(names, outputs):
+            for name, value in zip(file_names(names), outputs):
                 np.save(directory / f"{name}.npy", value)
         except OSError as err:
             raise ToolError(f"cannot write to '{directory}': {err.strerror or err}") from None

@@ -16,7 +16,7 @@ import argparse
 
 from strati.diagnostics import DiagnosticError, StratiError, op_diagnostic
 from strati.source import load_module
-from strati import limits
+from strati import limits, progress
 from strati.tools.common import ToolError, load_plugin, read_text, run_tool, write_text
 
 TOOL = "strati-translate"
@@ -31,6 +31,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("-o", "--output", default="-", help="output file (written only on success)")
     ap.add_argument("--load-plugin", action="append", default=[], metavar="FILE.py|MODULE",
                     help="import a plug-in that registers dialects, op attributes or passes")
+    ap.add_argument("-q", "--quiet", action="store_true", help="no progress line on a terminal during a long compile")
     limits.add_arguments(ap)
     return ap
 
@@ -57,6 +58,8 @@ def translate(args: argparse.Namespace, filename: str) -> str:
 def run(argv: list[str] | None = None) -> int:
     args = build_arg_parser().parse_args(argv)
     limits.apply_arguments(args)
+    if args.quiet:
+        progress.silence()
     for plugin in args.load_plugin:
         load_plugin(plugin)
     filename = "<stdin>" if args.input_file == "-" else args.input_file

@@ -141,7 +141,9 @@ def test_strati_run_takes_onnx_names(tmp_path, named_model, feeds):
     out = tool("strati-run", str(path), *specs, "--output-dir", str(tmp_path / "out"))
     assert out.returncode == 0, out.stderr
     want = onnxruntime(named_model, feeds)
-    np.testing.assert_allclose(np.load(tmp_path / "out" / "output0.npy"), want[0], rtol=1e-5, atol=1e-6)
+    for file, w in zip(("y_0.npy", "total.npy"), want):  # the ONNX output names, made file names
+        np.testing.assert_allclose(np.load(tmp_path / "out" / file), w, rtol=1e-5, atol=1e-6)
+    assert "\ny:0: float32[2, 3]" in out.stdout and "\ntotal: float32[]" in out.stdout
     alias = sanitize("input/ids:0")
     specs[5] = f"{alias}={tmp_path / 'in2.npy'}"
     assert tool("strati-run", str(path), *specs, "--backend", "interp").returncode == 0
@@ -254,7 +256,7 @@ def test_strati_run_takes_any_batch(tmp_path, batch_model):
                        "--output-dir", str(tmp_path / backend))
             assert out.returncode == 0, out.stderr
             (want,) = onnxruntime(batch_model, {"input.1": x})
-            np.testing.assert_allclose(np.load(tmp_path / backend / "output0.npy"), want, rtol=1e-5, atol=1e-6)
+            np.testing.assert_allclose(np.load(tmp_path / backend / "probs.npy"), want, rtol=1e-5, atol=1e-6)
     np.save(tmp_path / "bad.npy", np.ones((2, 4), np.float32))
     bad = tool("strati-run", str(path), "--input", f"input.1={tmp_path / 'bad.npy'}")
     assert bad.returncode == 1

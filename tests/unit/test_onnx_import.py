@@ -368,9 +368,9 @@ def test_strati_run_takes_onnx_input_names(tmp_path, conv_model):
     out = tool("strati-run", str(path), "--backend", "interp", "--input", f"input.1={tmp_path / 'x.npy'}",
                "--output-dir", str(tmp_path / "out"))
     assert out.returncode == 0, out.stderr
-    assert out.stdout.startswith("output0: float32[2, 10]")
+    assert out.stdout.startswith("probs: float32[2, 10]")  # the ONNX output name
     expected = run_function(import_model(model), [x])
-    np.testing.assert_array_equal(np.load(tmp_path / "out" / "output0.npy"), expected[0])
+    np.testing.assert_array_equal(np.load(tmp_path / "out" / "probs.npy"), expected[0])
     bad = tool("strati-run", str(path), "--backend", "interp", "--input", f"x={tmp_path / 'x.npy'}")
     assert bad.returncode == 1
     assert bad.stderr == "strati-run: error: unknown input 'x' (inputs of @tiny_cnn: input.1)\n"

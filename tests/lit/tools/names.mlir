@@ -8,7 +8,7 @@
 // RUN: strati-run %s --input input/ids:0=%t/a.npy --input 0=%t/b.npy --check | filecheck %s --check-prefix=OUT
 // RUN: strati-run %s --input ids=%t/a.npy --input v0=%t/b.npy --backend interp | filecheck %s --check-prefix=OUT
 // RUN: strati-opt %s --emit=loop -o %t/loop.mlir && strati-run %t/loop.mlir --input input/ids:0=%t/a.npy --input 0=%t/b.npy | filecheck %s --check-prefix=OUT
-// OUT: output0: float32[2, 3] [11, 22, 33, 14, 25, 36]
+// OUT: y:0: float32[2, 3] [11, 22, 33, 14, 25, 36]
 // RUN: not strati-run %s --input input/ids:0=%t/a.npy --input ids=%t/a.npy --input 0=%t/b.npy 2>&1 | filecheck %s --check-prefix=TWICE
 // TWICE: strati-run: error: input 'input/ids:0' is given twice
 // RUN: not strati-run %s --input x=%t/a.npy 2>&1 | filecheck %s --check-prefix=UNKNOWN
