@@ -2,6 +2,7 @@
 // name and fusion kind: edges from outside go straight to the ops inside that read them, the group's
 // result leaves from the op inside that computes it, and graph.yield is not drawn.
 // RUN: strati-opt %s -p fuse-ops | strati-translate --to dot | filecheck %s
+// RUN: strati-opt -q %s -p fuse-ops | strati-translate --quiet --to dot | filecheck %s
 // CHECK: subgraph cluster_f0 {
 // CHECK: [[X:f0_arg0]] [shape=ellipse
 // CHECK: [[W:f0_arg1]] [shape=ellipse
