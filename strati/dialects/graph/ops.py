@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, StringAttr, TensorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, DenseResourceAttr, StringAttr, TensorType
 from xdsl.interfaces import HasFolderInterface
 from xdsl.ir import Attribute, Region, SSAValue
 from xdsl.irdl import (
@@ -50,11 +50,11 @@ class ConstantOp(GraphOp, HasFolderInterface):
     """A tensor literal: ``graph.constant dense<[1.0, 2.0]> : tensor<2xf32>``."""
 
     name = "graph.constant"
-    value = prop_def(DenseIntOrFPElementsAttr)
+    value = prop_def(DenseIntOrFPElementsAttr | DenseResourceAttr)  # a resource only when elided (strati.resources)
     result = result_def(T)
     traits = traits_def(Pure(), ConstantLike())
 
-    def __init__(self, value: DenseIntOrFPElementsAttr):
+    def __init__(self, value: DenseIntOrFPElementsAttr | DenseResourceAttr):
         super().__init__(properties={"value": value}, result_types=[value.type])
 
     def fold(self):
@@ -68,7 +68,7 @@ class ConstantOp(GraphOp, HasFolderInterface):
             parser.raise_error("graph.constant takes its value after the braces, not as 'value = ...'", pos, parser.pos)
         pos = parser.pos
         value = parser.parse_attribute()
-        if not isinstance(value, DenseIntOrFPElementsAttr):
+        if not isinstance(value, DenseIntOrFPElementsAttr | DenseResourceAttr):
             parser.raise_error("graph.constant expects a dense<...> : tensor<...> value", pos, parser.pos)
         op = cls(value)
         op.attributes.update(attributes)
