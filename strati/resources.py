@@ -375,11 +375,16 @@ def require_values(module: Operation) -> None:
         raise StratiError(ELIDED_MESSAGE, op)
 
 
-def unresolved_values(attr: DenseResourceAttr) -> StratiError:
+class MissingValues(StratiError, ValueError):
+    """The values of an unresolved ``dense_resource``: a ValueError too, so that code asking
+    whether a constant's values are known (folding, simplification) takes it as not."""
+
+
+def unresolved_values(attr: DenseResourceAttr) -> MissingValues:
     """The error for reading the values of an unresolved ``dense_resource``."""
     if attr.resource_handle.data == ELIDED:
-        return StratiError(f"a constant {ELIDED_MESSAGE}")
-    return StratiError(f"dense_resource<{attr.resource_handle.data}> has no values (its blob was not in the file)")
+        return MissingValues(f"a constant {ELIDED_MESSAGE}")
+    return MissingValues(f"dense_resource<{attr.resource_handle.data}> has no values (its blob was not in the file)")
 
 
 # --- command-line options --------------------------------------------------------------------

@@ -32,7 +32,7 @@ from strati.diagnostics import (
     verify_module,
 )
 from strati.source import module_text, parse_module
-from strati import limits
+from strati import limits, resources
 from strati.tools.common import Timing, ToolError, run_tool, load_plugin, read_text, write_text
 from strati.transforms import available_passes, strati_passes
 
@@ -144,7 +144,8 @@ class Driver:
             except StratiError as err:
                 return [op_diagnostic(err.message, err.op, self.filename)], None
         else:
-            out = module_text(module, generic=self.args.print_op_generic, locations=self.args.print_debuginfo)
+            out = module_text(module, generic=self.args.print_op_generic, locations=self.args.print_debuginfo,
+                              resources=resources.printing_from_arguments(self.args))
         self.timing.add("Output", time.perf_counter() - start)
         return [], out
 
@@ -255,6 +256,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("--verify-each", action="store_true", help="re-verify the IR after every rule application")
     ap.add_argument("--list-rules", action="store_true", help="list the loaded rules and where each came from, and exit")
     ap.add_argument("--print-rules", metavar="FILE.rules", help="check a rules file, print it in canonical form, and exit")
+    resources.add_arguments(ap)
     limits.add_arguments(ap)
     return ap
 
@@ -296,6 +298,7 @@ def parse_pipeline(spec: str) -> tuple[ModulePass, ...]:
 def run(argv: list[str] | None = None) -> int:
     args = build_arg_parser().parse_args(argv)
     limits.apply_arguments(args)
+    resources.printing_from_arguments(args)  # a bad value: one line before any work
     for plugin in args.load_plugin:
         load_plugin(plugin)
     if args.list_passes:
