@@ -2,12 +2,20 @@
 // {-# dialect_resources #-} section (docs/weights.md), and parse back bit for bit.
 // RUN: strati-opt %s --resource-threshold 2 | filecheck %s
 // RUN: strati-opt %s --resource-threshold 2 | strati-opt --resource-threshold 2 | filecheck %s
+// RUN: strati-opt %s --resource-threshold 2 --print-op-generic | strati-opt --resource-threshold 2 | filecheck %s
+// Lowered IR keeps them: a memref.global's blob is named after its symbol.
+// RUN: strati-opt %s --resource-threshold 2 --emit=loop -o %t.loop.mlir
+// RUN: strati-opt %t.loop.mlir --resource-threshold 2 | filecheck %s --check-prefix=LOOP
+// LOOP: "memref.global"() <{sym_name = "__constant_4xf32", type = memref<4xf32>, initial_value = dense_resource<__constant_4xf32> : tensor<4xf32>
+// LOOP: __constant_4xf32: "0x040000000000803f000000c00000404000000080"
 // Under the threshold (1024 elements by default) they print as dense<...>: the same values.
 // RUN: strati-opt %s | filecheck %s --check-prefix=DENSE
 // RUN: strati-opt %s --resource-threshold 2 | strati-opt | filecheck %s --check-prefix=DENSE
 // The values compute as any constant's, natively and in the interpreter.
 // RUN: %python -c "import numpy; numpy.save('%t.npy', numpy.ones(4, 'float32'))"
 // RUN: strati-run %s --input x=%t.npy --check | filecheck %s --check-prefix=EXEC
+// RUN: strati-run %t.loop.mlir --input x=%t.npy | filecheck %s --check-prefix=EXEC-LOOP
+// EXEC-LOOP: output0: float32[4] [2, -1, 4, 1]
 
 // CHECK:      %w = graph.constant dense_resource<w> : tensor<4xf32>
 // CHECK-NEXT: %k = graph.constant dense_resource<k> : tensor<3xi64>
