@@ -8,11 +8,14 @@ Activations are NCHW and convolution weights OIHW.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, DenseResourceAttr, StringAttr, TensorType
 from xdsl.interfaces import HasFolderInterface
 from xdsl.ir import Attribute, Region, SSAValue
 from xdsl.irdl import (
+    AttrConstraint,
+    VerificationContext,
     irdl_op_definition,
     opt_operand_def,
     operand_def,
@@ -45,12 +48,24 @@ from strati.dialects.graph.base import (
 T = TensorType
 
 
+@dataclass(frozen=True)
+class ElementsValue(AttrConstraint):
+    """A ``dense<...>`` value, or a ``dense_resource`` the parser left unresolved (an elided one)."""
+
+    def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
+        if not isinstance(attr, DenseIntOrFPElementsAttr | DenseResourceAttr):
+            raise VerifyException(f"{attr} should be of base attribute dense (or dense_resource, elided)")
+
+    def mapping_type_vars(self, type_var_mapping) -> ElementsValue:
+        return self
+
+
 @irdl_op_definition
 class ConstantOp(GraphOp, HasFolderInterface):
     """A tensor literal: ``graph.constant dense<[1.0, 2.0]> : tensor<2xf32>``."""
 
     name = "graph.constant"
-    value = prop_def(DenseIntOrFPElementsAttr | DenseResourceAttr)  # a resource only when elided (strati.resources)
+    value = prop_def(ElementsValue())  # a dense_resource only when elided (strati.resources)
     result = result_def(T)
     traits = traits_def(Pure(), ConstantLike())
 
