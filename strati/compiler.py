@@ -179,6 +179,9 @@ def lower_to(
     input again, verifying after every pass, so that the error names the first pass at fault.
     ``times``: filled with each pass's seconds, by name.  ``check_passes``: each pass is also
     checked to keep the numerics (:mod:`strati.pass_validation`), verifying after each."""
+    from strati.resources import require_values
+
+    require_values(module)  # an elided constant: nothing to compute with
     passes = make_passes(passes_between(module_level(module), target_level, optimizations), target)
     with progress.compiling(len(passes)):
         _run_passes(module, passes, target_level, optimizations, target, verify_each, times, check_passes)

@@ -7,6 +7,7 @@ import numpy as np
 from xdsl.dialects.builtin import (
     BytesAttr,
     DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -72,7 +73,13 @@ def dense_from_numpy(array: np.ndarray) -> DenseIntOrFPElementsAttr:
 
 
 def numpy_from_dense(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
-    """A read-only numpy view of a dense attribute (bool for i1)."""
+    """A read-only numpy view of a dense attribute (bool for i1).  Every reader of a constant's
+    values comes here: a ``dense_resource`` the parser could not resolve (an elided constant)
+    is a StratiError saying so."""
+    if isinstance(attr, DenseResourceAttr):
+        from strati.resources import unresolved_values
+
+        raise unresolved_values(attr)
     dtype = to_dtype(attr.get_element_type())
     shape = tuple(attr.get_shape())
     raw = attr.data.data
@@ -87,7 +94,13 @@ def numpy_from_dense(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
 
 def print_dense(printer: Printer, value: DenseIntOrFPElementsAttr) -> None:
     """Floats print in decimal (7 significant digits) when every value reads back exactly,
-    otherwise as hex bytes; xDSL's own printer keeps only 6 digits and so can change values."""
+    otherwise as hex bytes; xDSL's own printer keeps only 6 digits and so can change values.
+    A printer with a ``print_as_resource`` method may print a large one as a ``dense_resource``."""
+    if isinstance(value, DenseResourceAttr):  # an elided constant
+        Printer.print_attribute(printer, value)
+        return
+    if (as_resource := getattr(printer, "print_as_resource", None)) is not None and as_resource(value):
+        return
     try:
         array = numpy_from_dense(value)
     except TypeError:  # an element type numpy lacks (bf16): xDSL prints it
@@ -100,9 +113,9 @@ def print_dense(printer: Printer, value: DenseIntOrFPElementsAttr) -> None:
     if array.dtype.kind != "f" or array.size == 0:
         Printer.print_attribute(printer, value)
         return
-    text = np.char.mod("%.6e", array.astype(np.float64))
-    exact = np.all(np.isfinite(array)) and np.array_equal(text.astype(np.float64).astype(array.dtype), array)
-    if not exact or array.size > 100:
+    text = np.char.mod("%.6e", array.astype(np.float64)) if array.size <= 100 else None
+    exact = text is not None and np.all(np.isfinite(array)) and np.array_equal(text.astype(np.float64).astype(array.dtype), array)
+    if not exact:
         data = np.ascontiguousarray(array).astype(array.dtype.newbyteorder("<")).tobytes()
         printer.print_string(f'dense<"0x{data.hex().upper()}"> : ')
     elif np.all(array == array.flat[0]):

@@ -12,10 +12,22 @@ import io
 import math
 import re
 
+from pathlib import Path
+
 import numpy as np
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.dialects.builtin import (
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
+    FileLineColLoc,
+    IntAttr,
+    ModuleOp,
+    ShapedType,
+    StringAttr,
+    UnknownLoc,
+)
 from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
@@ -27,6 +39,7 @@ from xdsl.utils.exceptions import ParseError
 from strati.context import make_context
 from strati.dense import print_dense, to_dtype
 from strati.diagnostics import DiagnosticError, parse_diagnostic, verify_module
+from strati.resources import Reference, ResourcePrinting, Section, SectionScanner, resolve
 
 
 MAX_DIGITS = 1000
@@ -60,6 +73,44 @@ class LocatingParser(Parser):
         self._filename = StringAttr(name)
         # Offsets where lines start, so that a location costs a bisection, not a count from the top.
         self._line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        self._text = text
+        self._references: list[Reference] = []
+        self._section: Section | None = None
+        path = Path(name)
+        self._directory = path.parent if name not in ("-", "<stdin>", "<unknown>") and path.is_file() else None
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        """The module, its ``dense_resource`` references resolved from the file's resources
+        section (strati.resources)."""
+        module = super().parse_module(allow_implicit_module)
+        if self._references:
+            resolve(module, self._references, self._section, self.lexer.input, self._directory)
+        return module
+
+    def _parse_builtin_dense_resource_attr(self) -> DenseResourceAttr:
+        """``dense_resource<name> : type``, recorded to be resolved once the resources section
+        at the end of the file is read (xDSL's keeps blobs in a process-wide table)."""
+        start = self._current_token.span.start
+        self.parse_characters("<", " in dense_resource attribute")
+        handle = self.parse_identifier(context_msg=" for resource handle")
+        self.parse_characters(">", " in dense_resource attribute")
+        end = self.pos
+        self.parse_characters(":", " in dense_resource attribute")
+        type = self.parse_type()  # noqa: A001
+        if not isinstance(type, ShapedType) or not type.has_static_shape():
+            self.raise_error(f"dense_resource needs a static shaped type, got {type}")
+        attr = DenseResourceAttr.from_params(handle, type)
+        self._references.append(Reference(attr, start - len("dense_resource"), end))
+        return attr
+
+    def _parse_file_metadata_dictionary(self) -> None:
+        """The ``{-# ... #-}`` section: scanned without the lexer (a blob is one hex string)."""
+        if self._section is not None:
+            self.raise_error("a second resources section")
+        self._section = Section()
+        start = self._current_token.span.end
+        end = SectionScanner(self._text, start, self.lexer.input, self._section).scan()
+        self._resume_from(end)
 
     def parse_dense_int_or_fp_elements_attr(self, type):  # noqa: A002 - xDSL's signature
         """As xDSL's, but a splat (``dense<1.0>``, or one element's hex) stays one element's
@@ -140,7 +191,20 @@ def load_module(text: str, filename: str, allow_unregistered: bool = False) -> M
 
 
 class StratiPrinter(Printer):
-    """xDSL's printer, but dense float attributes print exactly (in the generic form too)."""
+    """xDSL's printer, but dense float attributes print exactly (in the generic form too), and
+    large ones as ``dense_resource`` blobs when given a ResourcePrinting (strati.resources)."""
+
+    def __init__(self, *args, resources: ResourcePrinting | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.resources = resources
+        self._printing: list[Operation] = []
+
+    def print_op(self, op: Operation) -> None:
+        self._printing.append(op)
+        try:
+            super().print_op(op)
+        finally:
+            self._printing.pop()
 
     def print_attribute(self, attribute: Attribute) -> None:
         if isinstance(attribute, DenseIntOrFPElementsAttr):
@@ -148,9 +212,36 @@ class StratiPrinter(Printer):
         else:
             super().print_attribute(attribute)
 
+    def print_as_resource(self, value: DenseIntOrFPElementsAttr) -> bool:
+        """Print a large constant as ``dense_resource<name>``, named after the value or symbol
+        of the op being printed; False to print it as ``dense<...>``."""
+        if self.resources is None:
+            return False
+        handle = self.resources.handle(value, self._hint())
+        if handle is None:
+            return False
+        self.print_string(f"dense_resource<{handle}> : ")
+        self.print_attribute(value.type)
+        return True
 
-def module_text(module: Operation, generic: bool = False, locations: bool = False) -> str:
+    def _hint(self) -> str | None:
+        if not self._printing:
+            return None
+        op = self._printing[-1]
+        if op.results and (name := self._ssa_values.get(op.results[0])) is not None:
+            return name.lstrip("%")
+        if isinstance(symbol := op.properties.get("sym_name", op.attributes.get("sym_name")), StringAttr):
+            return symbol.data
+        return None
+
+
+def module_text(module: Operation, generic: bool = False, locations: bool = False,
+                resources: ResourcePrinting | None = None) -> str:
+    """The module's text; constants above ``resources.threshold`` elements (by default
+    strati.resources.RESOURCE_THRESHOLD) as ``dense_resource`` blobs in a section at the end."""
+    resources = ResourcePrinting() if resources is None else resources
     out = io.StringIO()
-    StratiPrinter(stream=out, print_generic_format=generic, print_debuginfo=locations).print_op(module)
+    StratiPrinter(stream=out, print_generic_format=generic, print_debuginfo=locations, resources=resources).print_op(module)
     out.write("\n")
+    out.write(resources.section())
     return out.getvalue()

@@ -59,6 +59,7 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -326,6 +327,8 @@ class ModuleTranslator:
         t = op.type
         shape = memref_shape(t, op)
         size = pymath.prod(shape) * element_size(t.get_element_type())
+        if isinstance(op.initial_value, DenseResourceAttr):  # elided (strati.resources)
+            raise CodegenError(f"the initial value of @{name} is elided: the module cannot be compiled", op)
         if isinstance(op.initial_value, DenseIntOrFPElementsAttr):
             try:
                 values = numpy_from_dense(op.initial_value)

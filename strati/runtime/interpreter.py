@@ -87,6 +87,9 @@ class Interpreter:
     """Runs functions of one module; ``func.call`` goes to the module's other functions."""
 
     def __init__(self, module: ModuleOp):
+        from strati.resources import require_values
+
+        require_values(module)  # an elided constant has no values to run with
         self.module = module
 
     def call(self, fn: func.FuncOp, args: Sequence[np.ndarray]) -> list[np.ndarray]:

@@ -45,8 +45,8 @@ def read_text(path: str) -> str:
         raise ToolError(f"cannot read '{path}': not UTF-8 text") from None
 
 
-def write_text(path: str, text: str) -> None:
-    """Write all of ``text`` or nothing: a temporary file renamed over ``path``; '-' is stdout."""
+def write_text(path: str, text: str | bytes) -> None:
+    """Write all of ``text`` (or bytes) or nothing: a temporary file renamed over ``path``; '-' is stdout."""
     if path == "-":
         sys.stdout.write(text)
         return
@@ -57,7 +57,7 @@ def write_text(path: str, text: str) -> None:
     except OSError as err:
         raise ToolError(f"cannot write '{path}': {err.strerror or err}") from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
+        with os.fdopen(fd, "wb") if isinstance(text, bytes) else os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         os.replace(tmp, target)
     except OSError as err:

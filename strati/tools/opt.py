@@ -33,7 +33,7 @@ from strati.diagnostics import (
     verify_module,
 )
 from strati.source import module_text, parse_module
-from strati import limits, progress
+from strati import limits, progress, resources
 from strati.tools.common import Timing, ToolError, run_tool, load_plugin, read_text, write_text
 from strati.transforms import available_passes, strati_passes
 
@@ -152,7 +152,8 @@ class Driver:
             except StratiError as err:
                 return [op_diagnostic(err.message, err.op, self.filename)], None
         else:
-            out = module_text(module, generic=self.args.print_op_generic, locations=self.args.print_debuginfo)
+            out = module_text(module, generic=self.args.print_op_generic, locations=self.args.print_debuginfo,
+                              resources=resources.printing_from_arguments(self.args))
         self.timing.add("Output", time.perf_counter() - start)
         return [], out
 
@@ -264,6 +265,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("--list-rules", action="store_true", help="list the loaded rules and where each came from, and exit")
     ap.add_argument("--print-rules", metavar="FILE.rules", help="check a rules file, print it in canonical form, and exit")
     ap.add_argument("-q", "--quiet", action="store_true", help="no progress line on a terminal during a long compile")
+    resources.add_arguments(ap)
     limits.add_arguments(ap)
     return ap
 
@@ -307,6 +309,7 @@ def run(argv: list[str] | None = None) -> int:
     limits.apply_arguments(args)
     if args.quiet:
         progress.silence()
+    resources.printing_from_arguments(args)  # a bad value: one line before any work
     for plugin in args.load_plugin:
         load_plugin(plugin)
     if args.list_passes:

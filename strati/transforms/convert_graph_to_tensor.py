@@ -34,6 +34,7 @@ from strati.dialects.graph.lowering import lowered_values
 from strati.dialects.hw.ops import TargetAttr
 from strati.dialects.hw.target import target_of
 from strati.dialects.tensor.build import TensorBuilder
+from strati.resources import require_values
 from strati.transforms.infer_shapes import infer_function
 
 
@@ -58,6 +59,7 @@ class ConvertGraphToTensorPass(ModulePass):
     print_strategy: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        require_values(op)
         for fn in op.walk():
             if isinstance(fn, func.FuncOp) and fn.body.blocks and any(o.name.startswith("graph.") for o in fn.walk()):
                 require_static_shapes(fn)

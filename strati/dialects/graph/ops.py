@@ -8,11 +8,14 @@ Activations are NCHW and convolution weights OIHW.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, StringAttr, TensorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, DenseResourceAttr, StringAttr, TensorType
 from xdsl.interfaces import HasFolderInterface
 from xdsl.ir import Attribute, Region, SSAValue
 from xdsl.irdl import (
+    AttrConstraint,
+    VerificationContext,
     irdl_op_definition,
     opt_operand_def,
     operand_def,
@@ -45,16 +48,28 @@ from strati.dialects.graph.base import (
 T = TensorType
 
 
+@dataclass(frozen=True)
+class ElementsValue(AttrConstraint):
+    """A ``dense<...>`` value, or a ``dense_resource`` the parser left unresolved (an elided one)."""
+
+    def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
+        if not isinstance(attr, DenseIntOrFPElementsAttr | DenseResourceAttr):
+            raise VerifyException(f"{attr} should be of base attribute dense (or dense_resource, elided)")
+
+    def mapping_type_vars(self, type_var_mapping) -> ElementsValue:
+        return self
+
+
 @irdl_op_definition
 class ConstantOp(GraphOp, HasFolderInterface):
     """A tensor literal: ``graph.constant dense<[1.0, 2.0]> : tensor<2xf32>``."""
 
     name = "graph.constant"
-    value = prop_def(DenseIntOrFPElementsAttr)
+    value = prop_def(ElementsValue())  # a dense_resource only when elided (strati.resources)
     result = result_def(T)
     traits = traits_def(Pure(), ConstantLike())
 
-    def __init__(self, value: DenseIntOrFPElementsAttr):
+    def __init__(self, value: DenseIntOrFPElementsAttr | DenseResourceAttr):
         super().__init__(properties={"value": value}, result_types=[value.type])
 
     def fold(self):
@@ -68,7 +83,7 @@ class ConstantOp(GraphOp, HasFolderInterface):
             parser.raise_error("graph.constant takes its value after the braces, not as 'value = ...'", pos, parser.pos)
         pos = parser.pos
         value = parser.parse_attribute()
-        if not isinstance(value, DenseIntOrFPElementsAttr):
+        if not isinstance(value, DenseIntOrFPElementsAttr | DenseResourceAttr):
             parser.raise_error("graph.constant expects a dense<...> : tensor<...> value", pos, parser.pos)
         op = cls(value)
         op.attributes.update(attributes)
