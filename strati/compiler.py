@@ -299,6 +299,13 @@ def compile(  # noqa: A001 - the public name
     return compile_static(module)
 
 
+def module_target_name(module: ModuleOp) -> str | None:
+    from strati.dialects.hw.ops import module_target
+
+    attr = module_target(module)
+    return None if attr is None else attr.target_name
+
+
 def _compile_static(module: ModuleOp, target: str | None, entry: str | None, optimizations: tuple[str, ...],
                     verify_each: bool, check_passes: bool):
     """A module whose entry function has static argument types, lowered (in place) and compiled."""
@@ -312,6 +319,10 @@ def _compile_static(module: ModuleOp, target: str | None, entry: str | None, opt
     for fn in module.walk():
         if isinstance(fn, FuncOp) and any(isinstance(t, TensorType) for t in fn.function_type.inputs.data):
             raise StratiError(f"@{fn.sym_name.data} still takes tensors after lowering")
+    if module_target_name(module) == "cpu":  # each distinct loop nest compiled once (outline-kernels)
+        start = time.perf_counter()
+        run_pass(module, "outline-kernels", verify=verify_each)
+        times["outline-kernels"] = time.perf_counter() - start
     from strati.runtime.jit import compile_module
 
     exe = compile_module(module, entry)
