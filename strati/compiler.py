@@ -42,7 +42,7 @@ which ops go to an accelerator target (``partition``: nothing to decide on the h
 OPTIONAL_PASSES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("graph", ("simplify-inference", "canonicalize", "fold-constants", "fuse-ops")),
     ("tensor", ("fuse-generics",)),
-    ("loop", ("fuse-loops", "plan-memory")),
+    ("loop", ("fuse-loops", "plan-memory", "outline-kernels")),
 )
 """For each level, the optimisation passes that may run on it before its lowering passes, in
 this order, each only when enabled by name (the ``optimizations`` of :func:`passes_between`,
@@ -59,11 +59,12 @@ dropout and identities gone, algebraic identities, constant subgraphs evaluated.
 OPT_LEVELS: dict[int, tuple[str, ...]] = {
     0: (),
     1: SIMPLIFICATION,
-    2: SIMPLIFICATION + FUSION,
-    3: SIMPLIFICATION + FUSION + ("plan-memory",),
+    2: SIMPLIFICATION + FUSION + ("outline-kernels",),
+    3: SIMPLIFICATION + FUSION + ("plan-memory", "outline-kernels"),
 }
 """The optimisation levels, each adding passes as NNVM's did: -O0 lowers only; -O1 simplifies
-the graph; -O2 also fuses operators into kernels; -O3 also plans memory into one arena.  The
+the graph; -O2 also fuses operators into kernels, and compiles each distinct kernel once
+(``outline-kernels``); -O3 also plans memory into one arena.  The
 lowering itself (vectorisation, threads, LLVM at O3) is the same at every level."""
 
 DEFAULT_OPT_LEVEL = 3
@@ -299,13 +300,6 @@ def compile(  # noqa: A001 - the public name
     return compile_static(module)
 
 
-def module_target_name(module: ModuleOp) -> str | None:
-    from strati.dialects.hw.ops import module_target
-
-    attr = module_target(module)
-    return None if attr is None else attr.target_name
-
-
 def _compile_static(module: ModuleOp, target: str | None, entry: str | None, optimizations: tuple[str, ...],
                     verify_each: bool, check_passes: bool):
     """A module whose entry function has static argument types, lowered (in place) and compiled."""
@@ -319,10 +313,6 @@ def _compile_static(module: ModuleOp, target: str | None, entry: str | None, opt
     for fn in module.walk():
         if isinstance(fn, FuncOp) and any(isinstance(t, TensorType) for t in fn.function_type.inputs.data):
             raise StratiError(f"@{fn.sym_name.data} still takes tensors after lowering")
-    if module_target_name(module) == "cpu":  # each distinct loop nest compiled once (outline-kernels)
-        start = time.perf_counter()
-        run_pass(module, "outline-kernels", verify=verify_each)
-        times["outline-kernels"] = time.perf_counter() - start
     from strati.runtime.jit import compile_module
 
     exe = compile_module(module, entry)

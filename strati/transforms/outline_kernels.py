@@ -16,7 +16,9 @@ the same arena bytes read and written; two views of one buffer) carries ``strati
 and the code generator leaves it without ``noalias``.  Kernels carry ``strati.kernel``:
 ``noinline`` in the generated code, so that LLVM optimises each once.
 
-Option ``min_ops``: nests of fewer ops stay where they are (a call costs more than they save).
+It runs last at the loop level (``-O2`` and up), so that the CPU target's passes schedule each
+distinct nest once; other targets keep their nests where they are.  Option ``min_ops``: nests
+of fewer ops stay where they are (a call costs more than they save).
 """
 
 from __future__ import annotations
@@ -147,8 +149,15 @@ class OutlineKernelsPass(ModulePass):
     name = "outline-kernels"
 
     min_ops: int = 8
+    target: str | None = None
+    """Only for the CPU (default: the module's description's target, else the CPU's)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from strati.dialects.hw.ops import module_target
+
+        attr = module_target(op)
+        if (self.target or (attr.target_name if attr is not None else "cpu")) != "cpu":
+            return
         functions = [f for f in op.ops if isinstance(f, func.FuncOp) and f.body.blocks and KERNEL_ATTR not in f.attributes]
         names = {f.sym_name.data for f in op.ops if isinstance(f, func.FuncOp)}
         for fn in functions:
