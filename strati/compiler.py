@@ -43,7 +43,7 @@ which ops go to an accelerator target (``partition``: nothing to decide on the h
 OPTIONAL_PASSES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("graph", ("simplify-inference", "canonicalize", "fold-constants", "fuse-ops")),
     ("tensor", ("fuse-generics",)),
-    ("loop", ("fuse-loops", "plan-memory")),
+    ("loop", ("fuse-loops", "plan-memory", "outline-kernels")),
 )
 """For each level, the optimisation passes that may run on it before its lowering passes, in
 this order, each only when enabled by name (the ``optimizations`` of :func:`passes_between`,
@@ -60,11 +60,12 @@ dropout and identities gone, algebraic identities, constant subgraphs evaluated.
 OPT_LEVELS: dict[int, tuple[str, ...]] = {
     0: (),
     1: SIMPLIFICATION,
-    2: SIMPLIFICATION + FUSION,
-    3: SIMPLIFICATION + FUSION + ("plan-memory",),
+    2: SIMPLIFICATION + FUSION + ("outline-kernels",),
+    3: SIMPLIFICATION + FUSION + ("plan-memory", "outline-kernels"),
 }
 """The optimisation levels, each adding passes as NNVM's did: -O0 lowers only; -O1 simplifies
-the graph; -O2 also fuses operators into kernels; -O3 also plans memory into one arena.  The
+the graph; -O2 also fuses operators into kernels, and compiles each distinct kernel once
+(``outline-kernels``); -O3 also plans memory into one arena.  The
 lowering itself (vectorisation, threads, LLVM at O3) is the same at every level."""
 
 DEFAULT_OPT_LEVEL = 3

@@ -378,8 +378,11 @@ class ModuleTranslator:
             fn.linkage = "internal"
         if op.body.blocks:
             fn.attributes.add("nounwind")
-            for arg, t in zip(fn.args, inputs):
-                if isinstance(t, MemRefType):
+            if "strati.kernel" in op.attributes:  # outline-kernels: each kernel optimised once, apart
+                fn.attributes.add("noinline")
+            arg_attrs = op.arg_attrs.data if op.arg_attrs is not None else [None] * len(inputs)
+            for arg, t, attrs in zip(fn.args, inputs, arg_attrs):
+                if isinstance(t, MemRefType) and (attrs is None or "strati.may_alias" not in attrs.data):
                     arg.add_attribute("noalias")
         self.functions[name] = fn
         num_outputs = 0

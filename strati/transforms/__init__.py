@@ -59,6 +59,7 @@ for _name, _module, _cls in (
     ("fuse-ops", "fuse_ops", "FuseOpsPass"),
     ("infer-shapes", "infer_shapes", "InferShapesPass"),
     ("interchange", "interchange", "InterchangePass"),
+    ("outline-kernels", "outline_kernels", "OutlineKernelsPass"),
     ("pack", "pack", "PackPass"),
     ("partition", "partition", "PartitionPass"),
     ("plan-memory", "plan_memory", "PlanMemoryPass"),

@@ -311,7 +311,7 @@ VIEW_OPS = frozenset({"loop.view", "memref.collapse_shape", "memref.expand_shape
 
 def buffer_root(value: SSAValue) -> object | None:
     """The buffer a memref value is a view of: a function argument (arguments do not alias: they
-    are ``noalias`` in the generated code), an allocation, an arena view, or ``("global", name)``;
+    are ``noalias`` in the generated code; those marked ``strati.may_alias`` count as one buffer), an allocation, an arena view, or ``("global", name)``;
     None when unknown.  An arena view counts as a buffer of its own: plan-memory places buffers
     that are live at the same time apart, so two views used by one op never overlap (a pass that
     moves ops across each other must not rely on this)."""
@@ -326,7 +326,10 @@ def buffer_root(value: SSAValue) -> object | None:
             return ("global", owner.name_.root_reference.data)
         if isinstance(owner, (memref.AllocOp, memref.AllocaOp, ArenaViewOp)):
             return value
-        if isinstance(owner, Block) and isinstance(owner.parent_op(), func.FuncOp):
+        if isinstance(owner, Block) and isinstance((fn := owner.parent_op()), func.FuncOp):
+            attrs = fn.arg_attrs.data[value.index] if fn.arg_attrs is not None else None
+            if attrs is not None and "strati.may_alias" in attrs.data:  # outline-kernels: shares bytes
+                return ("may_alias", fn.sym_name.data)
             return value
         return None
 
