@@ -70,7 +70,7 @@ from strati.limits import LIMITS, LimitError, exceeded
 from strati.dialects.graph.quant import QUANT_OPS
 from strati.dialects.shapes import make_tensor, shape_of
 from strati.dialects.uniform import group_by_defs
-from strati.frontends import onnx_fold
+from strati.frontends import onnx_fold, onnx_functions
 from strati.functions import argument_aliases, name_attrs, result_names
 
 MIN_OPSET = 6
@@ -509,6 +509,7 @@ class Analysis:
     types: dict[str, onnx.TypeProto]
     report: dict[tuple[str, str], dict] = field(default_factory=dict)
     evaluated: set[int] = field(default_factory=set)  # nodes folded by ONNX's reference (onnx_fold)
+    failing: dict[int, list[Problem]] = field(default_factory=dict)  # refused nodes -> their problems
 
 
 def analyse(model: onnx.ModelProto, constant_inputs: Iterable[str] = ()) -> Analysis:
@@ -520,6 +521,7 @@ def analyse(model: onnx.ModelProto, constant_inputs: Iterable[str] = ()) -> Anal
     constant_inputs = set(constant_inputs)
     report: dict[tuple[str, str], dict] = {}
     evaluated: set[int] = set()
+    failing: dict[int, list[Problem]] = {}
 
     # Values: inputs, outputs, initializers.
     init_names = {t.name for t in graph.initializer}
@@ -621,6 +623,8 @@ def analyse(model: onnx.ModelProto, constant_inputs: Iterable[str] = ()) -> Anal
             evaluated.add(index)  # only constants in: evaluated at import, whatever the op
             node_problems = []
         problems += node_problems
+        if node_problems:
+            failing[index] = node_problems
         entry["problems"] += [p for p in node_problems if p not in entry["problems"]]
         versions.append(version)
         # Static values for the following nodes (as the import will fold them).  This is
@@ -644,7 +648,7 @@ def analyse(model: onnx.ModelProto, constant_inputs: Iterable[str] = ()) -> Anal
             for o in node.output:
                 if o and o not in known_shape:
                     known_shape[o] = _tp_shape(types.get(o))
-    return Analysis(model, opset, problems, versions, types, report, evaluated)
+    return Analysis(model, opset, problems, versions, types, report, evaluated, failing)
 
 
 def _input_names(op_type: str, version: int) -> list[str]:
@@ -654,16 +658,22 @@ def _input_names(op_type: str, version: int) -> list[str]:
         return []
 
 
+def expanded_analysis(proto: onnx.ModelProto, constant_inputs: Iterable[str] = ()) -> tuple[onnx.ModelProto, Analysis]:
+    """The model with refused nodes replaced by their ONNX function bodies (onnx_functions), analysed."""
+    constant_inputs = tuple(constant_inputs)
+    return onnx_functions.expand_functions(proto, lambda m: analyse(m, constant_inputs))
+
+
 def check_model(model: str | Path | onnx.ModelProto, constant_inputs: Iterable[str] = ()) -> list[Problem]:
     """Every unsupported feature of a model (empty when it imports)."""
     proto = _inline_functions(load_model(model))
-    return analyse(proto, constant_inputs).problems
+    return expanded_analysis(proto, constant_inputs)[1].problems
 
 
 def support_report(model: str | Path | onnx.ModelProto) -> str:
     """One line per op type in the model: supported, or what is not."""
     proto = _inline_functions(load_model(model))
-    analysis = analyse(proto)
+    proto, analysis = expanded_analysis(proto)
     rows = []
     for (domain, op_type), entry in sorted(analysis.report.items(), key=lambda kv: (kv[0][0] != "ai.onnx", kv[0][1])):
         name = op_type if domain == "ai.onnx" else f"{domain}.{op_type}"
@@ -2451,7 +2461,7 @@ def import_model(
     unknown = [k for k in constant_inputs if k not in graph_inputs]
     if unknown:
         raise StratiError(f"constant input '{unknown[0]}' is not a graph input")
-    analysis = analyse(proto, constant_inputs)
+    proto, analysis = expanded_analysis(proto, constant_inputs)
     if analysis.problems:
         raise UnsupportedModelError(analysis.problems)
     return Importer(proto, analysis, constant_inputs).run()
