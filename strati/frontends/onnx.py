@@ -314,12 +314,15 @@ def type_problem(tp: onnx.TypeProto) -> tuple[str, str] | None:
 
 # Attributes added after MAX_OPSET that only matter for element types strati does not
 # import (Cast's round_mode is for float8e8m0), or whose default keeps the old meaning
-# (checked by the op's converter: SpaceToDepth's mode, Range's stash_type).
+# (checked by the op's converter: SpaceToDepth's mode, Range's stash_type), or that the
+# converter honours (QuantizeLinear's precision, DequantizeLinear's output_dtype).
 _TOLERATED_NEW_ATTRS = {
     "Cast": {"round_mode"},
     "CastLike": {"round_mode"},
     "SpaceToDepth": {"mode"},
     "Range": {"stash_type"},
+    "QuantizeLinear": {"precision"},
+    "DequantizeLinear": {"output_dtype"},
 }
 
 
@@ -1416,6 +1419,11 @@ def _round(n: Node):
     x, dtype = n.x(0), n.dtype(0)
     if dtype.kind != "f":
         return n.b.op("graph.identity", [x])
+    return round_half_even(n, x, dtype)
+
+
+def round_half_even(n: Node, x: SSAValue, dtype: np.dtype) -> SSAValue:
+    """``x`` (floating point) rounded half to even, as numpy's rint."""
     f, fi = _int_floor_parts(n, x, dtype)
     up = n.b.binary("add", f, n.b.scalar(1, dtype))
     frac = n.b.binary("sub", x, f)
