@@ -248,3 +248,5 @@ def _explain(model: onnx.ModelProto, analysis, kept: dict[str, list]) -> None:
             detail = f"{p.detail} " if p.detail else ""
             replaced[id(p)] = replace(p, detail=f"{detail}(its function body needs: {needs})", needs_constant=p.needs_constant or constant)
     analysis.problems = [replaced.get(id(p), p) for p in analysis.problems]
+    for entry in analysis.report.values():
+        entry["problems"] = [replaced.get(id(p), p) for p in entry["problems"]]
