@@ -11,8 +11,11 @@ blocked scales, float16 scales, any scale ratio) is composed of generic graph op
 the arithmetic of ONNX's reference (and onnxruntime): ``x / scale`` in the operands' float
 type, rounded half to even, plus the zero point, saturated to the integer type;
 ``(q - zero_point) * scale`` in float32; the QLinear products on integers (exact in
-float64) scaled by ``(s_a * s_b / s_y)`` in float64.  Scales and zero points must be
-constants (they are, in quantised models)."""
+float64), then as onnxruntime requantises: times ``s_a * s_b / s_y`` in float32, rounded
+half to even, plus the output zero point, saturated (ONNX's reference adds the zero point
+before rounding, which differs on ties with an odd zero point; onnx's node test data agree
+with onnxruntime).  Scales and zero points must be constants (they are, in quantised
+models)."""
 
 from __future__ import annotations
 
@@ -151,14 +154,14 @@ def _centred(n: Node, i: int, zero: np.ndarray | None):
 
 
 def _requantized(n: Node, acc, multiplier: np.ndarray, zero: np.ndarray | None, target: np.dtype):
-    """``acc * multiplier + zero`` rounded half to even and saturated, as the reference."""
-    f64 = np.dtype(np.float64)
-    y = n.b.binary("mul", acc, n.b.constant(np.asarray(multiplier, dtype=f64)))
-    if zero is not None:
-        y = n.b.binary("add", y, n.b.constant(zero.astype(f64)))
+    """``round_half_even(acc * multiplier) + zero``, saturated, in float32 as onnxruntime
+    (the multiplier ``s_a * s_b / s_y`` in float32; the int32 accumulator exact in float32
+    below 2**24)."""
     if target not in _RANGES:
         raise NodeError(f"produces int8, uint8, int16 or uint16, not {target}")
-    return _saturated(n, round_half_even(n, y, f64), f64, None, target)
+    f32 = np.dtype(np.float32)
+    y = n.b.binary("mul", n.b.cast(acc, f32), n.b.constant(np.asarray(multiplier, dtype=f32)))
+    return _saturated(n, round_half_even(n, y, f32), f32, zero, target)
 
 
 @op("QLinearMatMul", static=(1, 2, 4, 5, 6, 7))
