@@ -121,13 +121,16 @@ def _dequantize(n: Node):
     out = elem_dtype(n.a("output_dtype", 0)) if n.a("output_dtype", 0) else scale.dtype
     if out is None or out.kind != "f":
         raise NodeError(f"dequantizes to a floating-point type, not {n.a('output_dtype')}")
-    dtype = np.dtype(np.float32) if n.dtype(0).itemsize < 4 else np.dtype(np.float64)
-    dx = n.b.cast(n.x(0), dtype)
+    # The zero point is subtracted on integers, so that one float op remains (compiled code
+    # may reassociate float arithmetic): exact, as the reference's float32 (float64 for int32).
+    small = n.dtype(0).itemsize < 4
+    wide = np.dtype(np.int32 if small else np.int64)
+    q = n.b.cast(n.x(0), wide)
     if n.has(2):
         zero = _per_axis(n, n.need_const(2, "x zero point"), shape, "x zero point")
-        dx = n.b.binary("sub", dx, n.b.constant(zero.astype(dtype)))
-    dtype = np.result_type(dtype, scale.dtype)
-    y = n.b.binary("mul", n.b.cast(dx, dtype), n.b.constant(scale.astype(dtype)))
+        q = n.b.binary("sub", q, n.b.constant(zero.astype(wide)))
+    dtype = np.result_type(np.float32 if small else np.float64, scale.dtype)
+    y = n.b.binary("mul", n.b.cast(q, dtype), n.b.constant(scale.astype(dtype)))
     return y if dtype == out else n.b.cast(y, out)
 
 
