@@ -1,5 +1,5 @@
 """ONNX converters for the ops that index by values (GatherElements, GatherND, ScatterND,
-CumSum, TopK), the trigonometric family and BitShift: each one graph op.
+CumSum, CumProd, TopK), the trigonometric family and BitShift: each one graph op.
 
 Registered with ``strati.frontends.onnx.op`` as the converters there; loaded by that module.
 """
@@ -34,13 +34,13 @@ def _scatter_nd(n: Node):
     return n.b.op("graph.scatter_nd", [n.x(0), n.x(1), n.x(2)], {"reduction": n.a("reduction", "none")})
 
 
-@op("CumSum", static=(1,))
+@op("CumSum", "CumProd", static=(1,))
 def _cumsum(n: Node):
     axis = n.need_const(1, "axis").reshape(-1)
     if axis.size != 1:
         raise NodeError(f"axis must be one integer, got {axis.size} values")
     props = {"axis": int(axis[0]), "exclusive": bool(n.a("exclusive", 0)), "reverse": bool(n.a("reverse", 0))}
-    return n.b.op("graph.cumsum", [n.x(0)], props)
+    return n.b.op("graph.cumsum" if n.op_type == "CumSum" else "graph.cumprod", [n.x(0)], props)
 
 
 @op("TopK", static=lambda v: (1,) if v >= 10 else ())

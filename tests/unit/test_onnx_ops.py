@@ -798,6 +798,17 @@ def case_cumsum(rng):
         for reverse in (0, 1):
             check("CumSum", [x, axis], 14, const=(1,), exclusive=exclusive, reverse=reverse)
     check("CumSum", [randint(rng, s), axis.astype(np.int32)], 11, const=(1,))
+
+
+@case("CumProd")
+def case_cumprod(rng):
+    s = shape(rng, int(rng.integers(1, 4)))
+    x = randn(rng, s)
+    axis = np.array(int(rng.integers(-len(s), len(s))), np.int64)
+    for exclusive in (0, 1):
+        for reverse in (0, 1):
+            check("CumProd", [x, axis], 26, const=(1,), exclusive=exclusive, reverse=reverse)
+    check("CumProd", [randint(rng, s, -3, 4), axis.astype(np.int32)], 26, const=(1,))
     check("CumSum", [x.astype(np.float64), axis], 14, const=(1,), reverse=1)
 
 
