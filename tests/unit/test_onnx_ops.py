@@ -800,6 +800,17 @@ def case_cumsum(rng):
     check("CumSum", [randint(rng, s), axis.astype(np.int32)], 11, const=(1,))
 
 
+@case("OneHot")
+def case_one_hot(rng):
+    s = shape(rng, int(rng.integers(1, 3)))
+    depth = int(rng.integers(2, 6))
+    indices = randint(rng, s, -depth - 1, depth + 1)  # negative, and out of range both ways
+    values = np.array([-0.5, 3.0], np.float32)
+    for axis in range(-len(s) - 1, len(s) + 1):
+        check("OneHot", [indices, np.array(depth, np.int64), values], 11, const=(1,), axis=axis)
+    check("OneHot", [indices.astype(np.float32), np.array(float(depth), np.float32), np.array([0, 7], np.int32)], 11, const=(1,))
+
+
 @case("CumProd")
 def case_cumprod(rng):
     s = shape(rng, int(rng.integers(1, 4)))
