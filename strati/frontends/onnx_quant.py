@@ -52,11 +52,14 @@ def _int8_per_tensor(n: Node, x_float: bool) -> bool:
     return n.dtype(0) == np.float32 if x_float else n.a("output_dtype", 0) in (0, 1)
 
 
-def _per_axis(n: Node, value: np.ndarray, shape: tuple, what: str) -> np.ndarray:
-    """A scale or zero point shaped to broadcast against ``shape`` (as ONNX's reference
-    reshapes them: one value, one per index of ``axis``, or one per block along it)."""
-    if value.size == 1:
-        return value.reshape(())
+def _along_axis(n: Node, i: int, shape: tuple, what: str, dtype: np.dtype):
+    """Input ``i`` (a scale or zero point, constant or computed) as ``dtype``, shaped to
+    broadcast against ``shape`` as ONNX's reference reshapes it: one value, one per index of
+    ``axis``, or one per block of ``block_size`` along it (gathered to the full shape)."""
+    s = n.static_shape(i)
+    v = n.x(i) if n.dtype(i) == dtype else n.b.cast(n.x(i), dtype)
+    if math.prod(s) == 1:
+        return n.b.reshape(v, ())
     rank = len(shape)
     axis = n.a("axis", 1)
     if not -rank <= axis < rank:
@@ -64,52 +67,49 @@ def _per_axis(n: Node, value: np.ndarray, shape: tuple, what: str) -> np.ndarray
     axis %= rank
     block = n.a("block_size", 0)
     if block:
-        if value.ndim != rank:
-            raise NodeError(f"{what} of blocked quantization must have rank {rank}, got shape {list(value.shape)}")
-        value = np.repeat(value, block, axis=axis).take(range(shape[axis]), axis=axis)
-        if value.shape != tuple(shape):
-            raise NodeError(f"{what} of shape {list(value.shape)} does not block the input's {list(shape)}")
-        return value
-    if value.ndim != 1 or value.size != shape[axis]:
-        raise NodeError(f"{what} must be one value or one per index of axis {axis}, got shape {list(value.shape)}")
-    return value.reshape([-1 if d == axis else 1 for d in range(rank)])
+        want = tuple(-(-shape[d] // block) if d == axis else shape[d] for d in range(rank))
+        if block < 0 or tuple(s) != want:
+            raise NodeError(f"{what} of shape {list(s)} does not block the input's {list(shape)} by {block} along axis {axis}")
+        index = np.arange(shape[axis], dtype=np.int64) // block
+        return n.b.op("graph.gather", [v, n.b.constant(index)], {"axis": axis})
+    if len(s) != 1 or s[0] != shape[axis]:
+        raise NodeError(f"{what} must be one value or one per index of axis {axis}, got shape {list(s)}")
+    return n.b.reshape(v, [shape[axis] if d == axis else 1 for d in range(rank)])
 
 
-def _saturated(n: Node, r, dtype: np.dtype, zero: np.ndarray | None, target: np.dtype):
+def _saturated(n: Node, r, dtype: np.dtype, zero, target: np.dtype):
     """clip(r + zero, the range of ``target``), cast to ``target`` (``r`` is integral)."""
     if zero is not None:
-        r = n.b.binary("add", r, n.b.constant(zero.astype(dtype)))
+        r = n.b.binary("add", r, zero)
     low, high = _RANGES[target]
     r = n.b.binary("minimum", n.b.binary("maximum", r, n.b.scalar(low, dtype)), n.b.scalar(high, dtype))
     return n.b.cast(r, target)
 
 
-@op("QuantizeLinear", static=(1, 2))
+@op("QuantizeLinear")
 def _quantize(n: Node):
     if _int8_per_tensor(n, True) and not n.a("precision", 0):
         props = {"scale": float(_scalar(n, 1, "y_scale")), "zero_point": int(_scalar(n, 2, "y zero point"))}
         return n.b.op("graph.quantize", [n.x(0)], props)
     shape = n.static_shape(0)
-    scale = _per_axis(n, n.need_const(1, "y_scale"), shape, "y_scale")
-    zero = _per_axis(n, n.const(2), shape, "y zero point") if n.has(2) else None
-    target = zero.dtype if zero is not None else elem_dtype(n.a("output_dtype", 0) or 2)  # default uint8
+    target = n.dtype(2) if n.has(2) else elem_dtype(n.a("output_dtype", 0) or 2)  # default uint8
     if target not in _RANGES:
         raise NodeError(f"quantizes to int8, uint8, int16 or uint16, not {target}")
-    x = n.x(0)
-    dtype = np.result_type(n.dtype(0), scale.dtype)
+    dtype = np.result_type(n.dtype(0), n.dtype(1))
     if n.a("precision", 0):
         dtype = elem_dtype(n.a("precision"))
     if dtype is None or dtype.kind != "f":
         raise NodeError(f"quantizes a floating-point tensor, got {n.dtype(0)}")
-    if n.dtype(0) != dtype:
-        x = n.b.cast(x, dtype)
-    r = round_half_even(n, n.b.binary("div", x, n.b.constant(scale.astype(dtype))), dtype)
+    x = n.x(0) if n.dtype(0) == dtype else n.b.cast(n.x(0), dtype)
+    scale = _along_axis(n, 1, shape, "y_scale", dtype)
+    r = round_half_even(n, n.b.binary("div", x, scale), dtype)
     if dtype.itemsize < 4:  # float16: the zero point and the range are exact in float32
         r, dtype = n.b.cast(r, np.dtype(np.float32)), np.dtype(np.float32)
+    zero = _along_axis(n, 2, shape, "y zero point", dtype) if n.has(2) else None
     return _saturated(n, r, dtype, zero, target)
 
 
-@op("DequantizeLinear", static=(1, 2))
+@op("DequantizeLinear")
 def _dequantize(n: Node):
     if _int8_per_tensor(n, False):
         props = {"scale": float(_scalar(n, 1, "x_scale")), "zero_point": int(_scalar(n, 2, "x zero point", 0))}
@@ -117,8 +117,7 @@ def _dequantize(n: Node):
     shape = n.static_shape(0)
     if n.dtype(0).kind not in "iu":
         raise NodeError(f"dequantizes an integer tensor, got {n.dtype(0)}")
-    scale = _per_axis(n, n.need_const(1, "x_scale"), shape, "x_scale")
-    out = elem_dtype(n.a("output_dtype", 0)) if n.a("output_dtype", 0) else scale.dtype
+    out = elem_dtype(n.a("output_dtype", 0)) if n.a("output_dtype", 0) else n.dtype(1)
     if out is None or out.kind != "f":
         raise NodeError(f"dequantizes to a floating-point type, not {n.a('output_dtype')}")
     # The zero point is subtracted on integers, so that one float op remains (compiled code
@@ -127,10 +126,9 @@ def _dequantize(n: Node):
     wide = np.dtype(np.int32 if small else np.int64)
     q = n.b.cast(n.x(0), wide)
     if n.has(2):
-        zero = _per_axis(n, n.need_const(2, "x zero point"), shape, "x zero point")
-        q = n.b.binary("sub", q, n.b.constant(zero.astype(wide)))
-    dtype = np.result_type(np.float32 if small else np.float64, scale.dtype)
-    y = n.b.binary("mul", n.b.cast(q, dtype), n.b.constant(scale.astype(dtype)))
+        q = n.b.binary("sub", q, _along_axis(n, 2, shape, "x zero point", wide))
+    dtype = np.result_type(np.float32 if small else np.float64, n.dtype(1))
+    y = n.b.binary("mul", n.b.cast(q, dtype), _along_axis(n, 1, shape, "x_scale", dtype))
     return y if dtype == out else n.b.cast(y, out)
 
 
@@ -150,13 +148,23 @@ def _shift(n: Node, scales: tuple[int, int, int], zeros: tuple[int, int, int]) -
     return shift if shift >= 0 and ratio == 2.0**-shift else None
 
 
-def _centred(n: Node, i: int, zero: np.ndarray | None):
-    """Input ``i`` minus its zero point, in float64 (exact for the integer types)."""
-    x = n.b.cast(n.x(i), np.dtype(np.float64))
-    return x if zero is None else n.b.binary("sub", x, n.b.constant(zero.astype(np.float64)))
+def _centred(n: Node, i: int, zero: int | None, per_row: bool = False):
+    """Input ``i`` minus the zero point at input ``zero`` (constant or computed; one value,
+    or one per row with ``per_row``, else per column), in float64: exact for integers."""
+    f64 = np.dtype(np.float64)
+    x = n.b.cast(n.x(i), f64)
+    if zero is None or not n.has(zero):
+        return x
+    z = n.b.cast(n.x(zero), f64)
+    zs = n.static_shape(zero)
+    if math.prod(zs) == 1:
+        z = n.b.reshape(z, ())
+    elif per_row:
+        z = n.b.reshape(z, (math.prod(zs), 1))
+    return n.b.binary("sub", x, z)
 
 
-def _requantized(n: Node, acc, multiplier: np.ndarray, zero: np.ndarray | None, target: np.dtype):
+def _requantized(n: Node, acc, multiplier: np.ndarray, zero: np.ndarray, target: np.dtype):
     """``round_half_even(acc * multiplier) + zero``, saturated, in float32 as onnxruntime
     (the multiplier ``s_a * s_b / s_y`` in float32; the int32 accumulator exact in float32
     below 2**24)."""
@@ -164,7 +172,7 @@ def _requantized(n: Node, acc, multiplier: np.ndarray, zero: np.ndarray | None, 
         raise NodeError(f"produces int8, uint8, int16 or uint16, not {target}")
     f32 = np.dtype(np.float32)
     y = n.b.binary("mul", n.b.cast(acc, f32), n.b.constant(np.asarray(multiplier, dtype=f32)))
-    return _saturated(n, round_half_even(n, y, f32), f32, zero, target)
+    return _saturated(n, round_half_even(n, y, f32), f32, n.b.constant(zero.astype(f32)), target)
 
 
 @op("QLinearMatMul", static=(1, 2, 4, 5, 6, 7))
@@ -172,32 +180,57 @@ def _qlinear_matmul(n: Node):
     shift = _shift(n, (1, 4, 6), (2, 5, 7))
     if shift is not None and n.rank(0) == 2 and n.rank(3) == 2:
         return n.b.op("graph.qmatmul", [n.x(0), n.x(3)], {"shift": shift})
-    sa, za, sb, zb, sy, zy = (n.need_const(i, what) for i, what in
-                              ((1, "a_scale"), (2, "a zero point"), (4, "b_scale"), (5, "b zero point"), (6, "y_scale"), (7, "y zero point")))
-    acc = n.b.op("graph.matmul", [_centred(n, 0, za), _centred(n, 3, zb)])
+    sa, sb, sy, zy = (n.need_const(i, what) for i, what in ((1, "a_scale"), (4, "b_scale"), (6, "y_scale"), (7, "y zero point")))
+    if sa.size > 1:  # per row of a
+        sa = sa.reshape(-1, 1)
+    acc = n.b.op("graph.matmul", [_centred(n, 0, 2, per_row=True), _centred(n, 3, 5)])
     return _requantized(n, acc, sa * sb / sy, zy, zy.dtype)
 
 
 @op("QLinearConv", static=(1, 2, 4, 5, 6, 7))
 def _qlinear_conv(n: Node):
-    kernel = n.static_shape(3)[2:]
+    shift = _shift(n, (1, 4, 6), (2, 5, 7))
+    if shift is not None and n.a("group", 1) == 1:
+        strides, dilations, pads = _conv_geometry(n)
+        operands = [n.x(0), n.x(3)] + ([n.x(8)] if n.has(8) else [])
+        props = {"strides": tuple(strides), "pads": tuple(pads), "dilations": tuple(dilations), "groups": 1, "shift": shift}
+        return n.b.op("graph.qconv2d", operands, props)
+    sx, sw, sy, zy = (n.need_const(i, what) for i, what in ((1, "x_scale"), (4, "w_scale"), (6, "y_scale"), (7, "y zero point")))
+    if sw.size > 1:  # per output channel
+        sw = sw.reshape(1, -1, 1, 1)
+    bias = n.b.cast(n.x(8), np.dtype(np.float64)) if n.has(8) else None
+    return _requantized(n, _int_conv(n, 0, 2, 3, 5, bias), sx * sw / sy, zy, zy.dtype)
+
+
+def _conv_geometry(n: Node) -> tuple[list[int], list[int], list[int]]:
+    kernel = n.static_shape(3 if n.op_type == "QLinearConv" else 1)[2:]
     if len(kernel) != 2:
         raise NodeError(f"convolution with {len(kernel)} spatial dimensions is not supported quantized")
     strides, dilations, begins, ends = _window_geometry(n, n.shape(0)[2:], kernel)
-    groups = n.a("group", 1)
-    shift = _shift(n, (1, 4, 6), (2, 5, 7))
-    if shift is not None and groups == 1:
-        operands = [n.x(0), n.x(3)] + ([n.x(8)] if n.has(8) else [])
-        props = {"strides": tuple(strides), "pads": tuple(begins + ends), "dilations": tuple(dilations),
-                 "groups": groups, "shift": shift}
-        return n.b.op("graph.qconv2d", operands, props)
-    sx, zx, sw, zw, sy, zy = (n.need_const(i, what) for i, what in
-                              ((1, "x_scale"), (2, "x zero point"), (4, "w_scale"), (5, "w zero point"), (6, "y_scale"), (7, "y zero point")))
-    out_channels = n.static_shape(3)[0]
-    if zw.size > 1:
-        zw = zw.reshape(out_channels, 1, 1, 1)
-    if sw.size > 1:
-        sw = sw.reshape(1, out_channels, 1, 1)
-    bias = n.b.cast(n.x(8), np.dtype(np.float64)) if n.has(8) else None
-    acc = _conv2d(n, _centred(n, 0, zx), _centred(n, 3, zw), bias, strides, begins + ends, dilations, groups)
-    return _requantized(n, acc, sx * sw / sy, zy, zy.dtype)
+    return strides, dilations, begins + ends
+
+
+def _int_conv(n: Node, x: int, x_zero: int | None, w: int, w_zero: int | None, bias=None):
+    """The convolution of the centred integer inputs, in float64 (exact)."""
+    strides, dilations, pads = _conv_geometry(n)
+    weight = n.b.cast(n.x(w), np.dtype(np.float64))
+    if w_zero is not None and n.has(w_zero):
+        z = n.b.cast(n.x(w_zero), np.dtype(np.float64))
+        zs = n.static_shape(w_zero)
+        z = n.b.reshape(z, () if math.prod(zs) == 1 else (math.prod(zs), 1, 1, 1))  # per output channel
+        weight = n.b.binary("sub", weight, z)
+    return _conv2d(n, _centred(n, x, x_zero), weight, bias, strides, pads, dilations, n.a("group", 1))
+
+
+@op("MatMulInteger")
+def _matmul_integer(n: Node):
+    """int32 ``(a - a_zero_point) @ (b - b_zero_point)``; the zero points may be computed
+    (DynamicQuantizeLinear's), per tensor, per row of a or per column of b."""
+    acc = n.b.op("graph.matmul", [_centred(n, 0, 2, per_row=True), _centred(n, 1, 3)])
+    return n.b.cast(acc, np.dtype(np.int32))
+
+
+@op("ConvInteger")
+def _conv_integer(n: Node):
+    """int32 convolution of ``x - x_zero_point`` by ``w - w_zero_point`` (per output channel)."""
+    return n.b.cast(_int_conv(n, 0, 2, 1, 3), np.dtype(np.int32))

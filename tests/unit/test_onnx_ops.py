@@ -800,6 +800,17 @@ def case_cumsum(rng):
     check("CumSum", [randint(rng, s), axis.astype(np.int32)], 11, const=(1,))
 
 
+@case("MatMulInteger", "ConvInteger")
+def case_integer_products(rng):
+    a = randint(rng, (2, 3, 4), 0, 256, np.uint8)
+    b = randint(rng, (4, 5), -128, 128, np.int8)
+    check("MatMulInteger", [a, b, np.uint8(rng.integers(0, 256)), np.int8(rng.integers(-128, 128))], 10, exact=True)
+    check("MatMulInteger", [a, b], 10, exact=True)
+    x = randint(rng, (1, 2, 5, 6), 0, 256, np.uint8)
+    w = randint(rng, (3, 2, 2, 3), 0, 256, np.uint8)
+    check("ConvInteger", [x, w, np.uint8(rng.integers(0, 256)), np.uint8(rng.integers(0, 256))], 10, exact=True, strides=[1, 2])
+
+
 @case("OneHot")
 def case_one_hot(rng):
     s = shape(rng, int(rng.integers(1, 3)))

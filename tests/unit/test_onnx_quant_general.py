@@ -124,3 +124,34 @@ def test_bad_per_axis_scale_is_one_line():
     with pytest.raises(StratiError, match=r"y_scale must be one value or one per index of axis 1, got shape \[2\]") as info:
         import_model(model)
     assert "\n" not in str(info.value)
+
+
+def test_dynamic_quantization_pattern():
+    """onnxruntime's dynamic quantisation of a MatMul: DynamicQuantizeLinear (scale and zero
+    point computed at run time), MatMulInteger with that zero point, the scales multiplied."""
+    w = RNG.integers(-128, 128, (6, 4)).astype(np.int8)
+    w_scale = np.float32(0.02)
+    nodes = [helper.make_node("DynamicQuantizeLinear", ["x"], ["xq", "xs", "xz"]),
+             helper.make_node("MatMulInteger", ["xq", "w", "xz", "wz"], ["acc"]),
+             helper.make_node("Cast", ["acc"], ["accf"], to=1),
+             helper.make_node("Mul", ["xs", "ws"], ["s"]),
+             helper.make_node("Mul", ["accf", "s"], ["y"])]
+    inits = [numpy_helper.from_array(w, "w"), numpy_helper.from_array(np.int8(0), "wz"), numpy_helper.from_array(w_scale, "ws")]
+    graph = helper.make_graph(nodes, "dq", [helper.make_tensor_value_info("x", 1, [3, 6])], [helper.make_tensor_value_info("y", 1, None)], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    x = RNG.standard_normal((3, 6)).astype(np.float32) * 3
+    (want,) = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"x": x})
+    module = import_model(model)
+    assert "graph.reduce_min" in {op.name for op in module.walk()}  # the scale is computed at run time
+    for got in (run_function(module, [x])[0], np.asarray(strati.compile(module)(x))):
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
+
+
+def test_integer_matmul_and_conv_with_zero_points():
+    a = RNG.integers(0, 256, (2, 3, 5)).astype(np.uint8)
+    b = RNG.integers(-128, 128, (5, 4)).astype(np.int8)
+    check(one_node("MatMulInteger", a, [b, np.uint8(130), np.array([1, -2, 0, 5], np.int8)], np.int32, opset=10), a)
+    x = RNG.integers(0, 256, (1, 2, 5, 5)).astype(np.uint8)
+    w = RNG.integers(0, 256, (3, 2, 3, 3)).astype(np.uint8)
+    check(one_node("ConvInteger", x, [w, np.uint8(100), np.uint8(7)], np.int32, opset=10, pads=[1, 0, 1, 0]), x)
