@@ -2482,4 +2482,4 @@ def import_model(
 
 
 # Converters defined in modules of their own (they register through ``op`` above).
-from strati.frontends import onnx_control, onnx_einsum, onnx_indexing, onnx_quant, onnx_rnn  # noqa: E402,F401
+from strati.frontends import onnx_control, onnx_einsum, onnx_indexing, onnx_pool, onnx_quant, onnx_rnn  # noqa: E402,F401

@@ -811,6 +811,16 @@ def case_integer_products(rng):
     check("ConvInteger", [x, w, np.uint8(rng.integers(0, 256)), np.uint8(rng.integers(0, 256))], 10, exact=True, strides=[1, 2])
 
 
+@case("LpPool")
+def case_lp_pool(rng):
+    x = randn(rng, (1, 3, 6, 7))
+    check("LpPool", [x], 18, kernel_shape=[2, 3])
+    check("LpPool", [x], 18, kernel_shape=[3, 2], p=3, strides=[2, 1], pads=[1, 0, 1, 1])
+    check("LpPool", [x], 18, kernel_shape=[2, 2], p=1, dilations=[2, 1])
+    check("LpPool", [x], 18, kernel_shape=[3, 2], auto_pad="SAME_LOWER")  # (with dilations, onnxruntime's size is not SAME's)
+    check("LpPool", [randn(rng, (2, 2, 9))], 18, kernel_shape=[4], strides=[2])
+
+
 @case("OneHot")
 def case_one_hot(rng):
     s = shape(rng, int(rng.integers(1, 3)))
