@@ -179,7 +179,7 @@ def expand_functions(model: onnx.ModelProto, analyse: Callable[[onnx.ModelProto]
             top = origin.get(expanded.graph.node[index].name)
             if top is not None:
                 blamed.setdefault(top, []).extend(problems)
-        if not blamed:
+        if not blamed or blamed.keys() <= kept.keys():
             break
         kept.update(blamed)
     if kept:
