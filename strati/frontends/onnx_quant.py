@@ -14,8 +14,12 @@ type, rounded half to even, plus the zero point, saturated to the integer type;
 float64), then as onnxruntime requantises: times ``s_a * s_b / s_y`` in float32, rounded
 half to even, plus the output zero point, saturated (ONNX's reference adds the zero point
 before rounding, which differs on ties with an odd zero point; onnx's node test data agree
-with onnxruntime).  Scales and zero points must be constants (they are, in quantised
-models)."""
+with onnxruntime).  MatMulInteger and ConvInteger are the integer products alone.
+
+The scales and zero points of QuantizeLinear and DequantizeLinear (per tensor, per axis,
+or per block) and the zero points of MatMulInteger and ConvInteger may be computed at run
+time, as DynamicQuantizeLinear's are; QLinearMatMul's and QLinearConv's must be constants
+(the requantisation multiplier is computed at import)."""
 
 from __future__ import annotations
 
@@ -46,7 +50,7 @@ def _int8_per_tensor(n: Node, x_float: bool) -> bool:
     if scale is None or scale.size != 1 or scale.dtype != np.float32 or n.a("block_size", 0):
         return False
     if zero is None:
-        return not x_float and n.dtype(0) == np.int8
+        return not x_float and n.dtype(0) == np.int8 and n.a("output_dtype", 0) in (0, 1)
     if zero.size != 1 or zero.dtype != np.int8:
         return False
     return n.dtype(0) == np.float32 if x_float else n.a("output_dtype", 0) in (0, 1)
