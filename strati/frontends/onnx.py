@@ -70,7 +70,7 @@ from strati.limits import LIMITS, LimitError, exceeded
 from strati.dialects.graph.quant import QUANT_OPS
 from strati.dialects.shapes import make_tensor, shape_of
 from strati.dialects.uniform import group_by_defs
-from strati.frontends import onnx_fold
+from strati.frontends import onnx_fold, onnx_functions
 from strati.functions import argument_aliases, name_attrs, result_names
 
 MIN_OPSET = 6
@@ -314,12 +314,15 @@ def type_problem(tp: onnx.TypeProto) -> tuple[str, str] | None:
 
 # Attributes added after MAX_OPSET that only matter for element types strati does not
 # import (Cast's round_mode is for float8e8m0), or whose default keeps the old meaning
-# (checked by the op's converter: SpaceToDepth's mode, Range's stash_type).
+# (checked by the op's converter: SpaceToDepth's mode, Range's stash_type), or that the
+# converter honours (QuantizeLinear's precision, DequantizeLinear's output_dtype).
 _TOLERATED_NEW_ATTRS = {
     "Cast": {"round_mode"},
     "CastLike": {"round_mode"},
     "SpaceToDepth": {"mode"},
     "Range": {"stash_type"},
+    "QuantizeLinear": {"precision"},
+    "DequantizeLinear": {"output_dtype"},
 }
 
 
@@ -509,6 +512,7 @@ class Analysis:
     types: dict[str, onnx.TypeProto]
     report: dict[tuple[str, str], dict] = field(default_factory=dict)
     evaluated: set[int] = field(default_factory=set)  # nodes folded by ONNX's reference (onnx_fold)
+    failing: dict[int, list[Problem]] = field(default_factory=dict)  # refused nodes -> their problems
 
 
 def analyse(model: onnx.ModelProto, constant_inputs: Iterable[str] = ()) -> Analysis:
@@ -520,6 +524,7 @@ def analyse(model: onnx.ModelProto, constant_inputs: Iterable[str] = ()) -> Anal
     constant_inputs = set(constant_inputs)
     report: dict[tuple[str, str], dict] = {}
     evaluated: set[int] = set()
+    failing: dict[int, list[Problem]] = {}
 
     # Values: inputs, outputs, initializers.
     init_names = {t.name for t in graph.initializer}
@@ -621,6 +626,8 @@ def analyse(model: onnx.ModelProto, constant_inputs: Iterable[str] = ()) -> Anal
             evaluated.add(index)  # only constants in: evaluated at import, whatever the op
             node_problems = []
         problems += node_problems
+        if node_problems:
+            failing[index] = node_problems
         entry["problems"] += [p for p in node_problems if p not in entry["problems"]]
         versions.append(version)
         # Static values for the following nodes (as the import will fold them).  This is
@@ -644,7 +651,7 @@ def analyse(model: onnx.ModelProto, constant_inputs: Iterable[str] = ()) -> Anal
             for o in node.output:
                 if o and o not in known_shape:
                     known_shape[o] = _tp_shape(types.get(o))
-    return Analysis(model, opset, problems, versions, types, report, evaluated)
+    return Analysis(model, opset, problems, versions, types, report, evaluated, failing)
 
 
 def _input_names(op_type: str, version: int) -> list[str]:
@@ -654,21 +661,33 @@ def _input_names(op_type: str, version: int) -> list[str]:
         return []
 
 
+def expanded_analysis(proto: onnx.ModelProto, constant_inputs: Iterable[str] = ()) -> tuple[onnx.ModelProto, Analysis]:
+    """The model with refused nodes replaced by their ONNX function bodies (onnx_functions), analysed."""
+    constant_inputs = tuple(constant_inputs)
+    return onnx_functions.expand_functions(proto, lambda m: analyse(m, constant_inputs))
+
+
 def check_model(model: str | Path | onnx.ModelProto, constant_inputs: Iterable[str] = ()) -> list[Problem]:
     """Every unsupported feature of a model (empty when it imports)."""
     proto = _inline_functions(load_model(model))
-    return analyse(proto, constant_inputs).problems
+    return expanded_analysis(proto, constant_inputs)[1].problems
 
 
 def support_report(model: str | Path | onnx.ModelProto) -> str:
     """One line per op type in the model: supported, or what is not."""
-    proto = _inline_functions(load_model(model))
-    analysis = analyse(proto)
+    source = _inline_functions(load_model(model))
+    proto, analysis = expanded_analysis(source)
+    # The model's own op types; one whose nodes were all expanded is supported through its body.
+    report = analysis.report if proto is source else analyse(source).report
     rows = []
-    for (domain, op_type), entry in sorted(analysis.report.items(), key=lambda kv: (kv[0][0] != "ai.onnx", kv[0][1])):
+    for (domain, op_type), entry in sorted(report.items(), key=lambda kv: (kv[0][0] != "ai.onnx", kv[0][1])):
         name = op_type if domain == "ai.onnx" else f"{domain}.{op_type}"
         opset = "" if entry["opset"] is None else str(entry["opset"])
-        if not entry["problems"]:
+        expanded = (domain, op_type) not in analysis.report
+        entry = entry if expanded else {**analysis.report[(domain, op_type)], "count": entry["count"]}
+        if expanded:
+            status = "supported (through its ONNX function body)"
+        elif not entry["problems"]:
             status = "supported"
         else:
             reasons = []
@@ -687,9 +706,9 @@ def support_report(model: str | Path | onnx.ModelProto) -> str:
         lines.append(f"{r[0]:<{widths[0]}}  {r[1]:>{widths[1]}}  {r[2]:>{widths[2]}}  {r[3]}")
     for p in other:
         lines.append(f"{p}: {'out of scope (' + p.category + ')' if p.out_of_scope else 'unsupported'}")
-    n_bad = sum(1 for e in analysis.report.values() if e["problems"])
+    n_bad = sum(1 for r in rows if r[3].startswith("unsupported"))
     verdict = "the model imports" if not analysis.problems else f"the model does not import ({n_bad} of {len(rows)} op types unsupported)"
-    lines.append(f"{len(rows)} op types, {sum(e['count'] for e in analysis.report.values())} nodes: {verdict}")
+    lines.append(f"{len(rows)} op types, {sum(e['count'] for e in report.values())} nodes: {verdict}")
     return "\n".join(lines) + "\n"
 
 
@@ -1406,6 +1425,11 @@ def _round(n: Node):
     x, dtype = n.x(0), n.dtype(0)
     if dtype.kind != "f":
         return n.b.op("graph.identity", [x])
+    return round_half_even(n, x, dtype)
+
+
+def round_half_even(n: Node, x: SSAValue, dtype: np.dtype) -> SSAValue:
+    """``x`` (floating point) rounded half to even, as numpy's rint."""
     f, fi = _int_floor_parts(n, x, dtype)
     up = n.b.binary("add", f, n.b.scalar(1, dtype))
     frac = n.b.binary("sub", x, f)
@@ -2451,11 +2475,11 @@ def import_model(
     unknown = [k for k in constant_inputs if k not in graph_inputs]
     if unknown:
         raise StratiError(f"constant input '{unknown[0]}' is not a graph input")
-    analysis = analyse(proto, constant_inputs)
+    proto, analysis = expanded_analysis(proto, constant_inputs)
     if analysis.problems:
         raise UnsupportedModelError(analysis.problems)
     return Importer(proto, analysis, constant_inputs).run()
 
 
 # Converters defined in modules of their own (they register through ``op`` above).
-from strati.frontends import onnx_control, onnx_einsum, onnx_indexing, onnx_quant, onnx_rnn  # noqa: E402,F401
+from strati.frontends import onnx_control, onnx_einsum, onnx_indexing, onnx_pool, onnx_quant, onnx_rnn  # noqa: E402,F401

@@ -668,6 +668,7 @@ PROPOSALS = {
     "mod": integer_binary,
     "bit_shift": integer_binary,
     "cumsum": cumsum,
+    "cumprod": cumsum,
     "topk": topk,
     "gather_elements": gather_elements,
     "gather_nd": gather_nd,

@@ -36,7 +36,7 @@ def test_every_graph_op_has_a_proposal():
 
 def test_random_programs_cover_every_op_and_verify():
     seen: Counter = Counter()
-    for seed in range(100):
+    for seed in range(200):  # 142 seeds reach all 76 proposals (graph.greater is a rare one)
         text, ops = programs.generate(seed)
         seen.update(ops)
         if seed % 20 == 0:

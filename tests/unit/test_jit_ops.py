@@ -663,6 +663,7 @@ for _i, (_shape, _axis) in enumerate([((7,), 0), ((3, 1, 13), -1), ((2, 33), 0),
         for _ex, _rev in [(False, False), (True, False), (False, True), (True, True)][: 4 if _dtype == np.float32 else 1]:
             _p = props(f"axis = {_axis}", flag("exclusive", True) if _ex else "", flag("reverse", True) if _rev else "")
             add(Case("cumsum", [sample(_shape, _dtype)], [_shape], props=_p))
+            add(Case("cumprod", [sample(_shape, _dtype)], [_shape], props=_p))
 
 for _i, (_shape, _axis, _k) in enumerate([((7,), 0, 3), ((3, 13), -1, 5), ((4, 5, 3), 1, 5), ((2, 33), 1, 0), ((6, 2), 0, 6)]):
     for _dtype, _largest in [(np.float32, True), (np.float32, False), (np.int32, True), (np.int8, False)]:

@@ -798,6 +798,49 @@ def case_cumsum(rng):
         for reverse in (0, 1):
             check("CumSum", [x, axis], 14, const=(1,), exclusive=exclusive, reverse=reverse)
     check("CumSum", [randint(rng, s), axis.astype(np.int32)], 11, const=(1,))
+
+
+@case("MatMulInteger", "ConvInteger")
+def case_integer_products(rng):
+    a = randint(rng, (2, 3, 4), 0, 256, np.uint8)
+    b = randint(rng, (4, 5), -128, 128, np.int8)
+    check("MatMulInteger", [a, b, np.uint8(rng.integers(0, 256)), np.int8(rng.integers(-128, 128))], 10, exact=True)
+    check("MatMulInteger", [a, b], 10, exact=True)
+    x = randint(rng, (1, 2, 5, 6), 0, 256, np.uint8)
+    w = randint(rng, (3, 2, 2, 3), 0, 256, np.uint8)
+    check("ConvInteger", [x, w, np.uint8(rng.integers(0, 256)), np.uint8(rng.integers(0, 256))], 10, exact=True, strides=[1, 2])
+
+
+@case("LpPool")
+def case_lp_pool(rng):
+    x = randn(rng, (1, 3, 6, 7))
+    check("LpPool", [x], 18, kernel_shape=[2, 3])
+    check("LpPool", [x], 18, kernel_shape=[3, 2], p=3, strides=[2, 1], pads=[1, 0, 1, 1])
+    check("LpPool", [x], 18, kernel_shape=[2, 2], p=1, dilations=[2, 1])
+    check("LpPool", [x], 18, kernel_shape=[3, 2], auto_pad="SAME_LOWER")  # (with dilations, onnxruntime's size is not SAME's)
+    check("LpPool", [randn(rng, (2, 2, 9))], 18, kernel_shape=[4], strides=[2])
+
+
+@case("OneHot")
+def case_one_hot(rng):
+    s = shape(rng, int(rng.integers(1, 3)))
+    depth = int(rng.integers(2, 6))
+    indices = randint(rng, s, -depth - 1, depth + 1)  # negative, and out of range both ways
+    values = np.array([-0.5, 3.0], np.float32)
+    for axis in range(-len(s) - 1, len(s) + 1):
+        check("OneHot", [indices, np.array(depth, np.int64), values], 11, const=(1,), axis=axis)
+    check("OneHot", [indices.astype(np.float32), np.array(float(depth), np.float32), np.array([0, 7], np.int32)], 11, const=(1,))
+
+
+@case("CumProd")
+def case_cumprod(rng):
+    s = shape(rng, int(rng.integers(1, 4)))
+    x = randn(rng, s)
+    axis = np.array(int(rng.integers(-len(s), len(s))), np.int64)
+    for exclusive in (0, 1):
+        for reverse in (0, 1):
+            check("CumProd", [x, axis], 26, const=(1,), exclusive=exclusive, reverse=reverse)
+    check("CumProd", [randint(rng, s, -3, 4), axis.astype(np.int32)], 26, const=(1,))
     check("CumSum", [x.astype(np.float64), axis], 14, const=(1,), reverse=1)
 
 

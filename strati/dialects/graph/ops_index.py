@@ -65,6 +65,18 @@ class CumsumOp(GraphOp):
 
 
 @irdl_op_definition
+class CumprodOp(GraphOp):
+    """Running product along ``axis``, as graph.cumsum (ONNX CumProd)."""
+
+    name = "graph.cumprod"
+    input = operand_def(T)
+    result = result_def(T)
+    axis = int_prop()
+    exclusive = bool_prop(False)
+    reverse = bool_prop(False)
+
+
+@irdl_op_definition
 class TopkOp(GraphOp):
     """The ``k`` largest (or smallest) elements along ``axis``, in order, and their i64 indices;
     equal elements keep the order of their indices (ONNX TopK, always sorted)."""
@@ -78,4 +90,4 @@ class TopkOp(GraphOp):
     largest = bool_prop(True)
 
 
-__all__ = ["CumsumOp", "GatherElementsOp", "GatherNdOp", "ScatterNdOp", "TopkOp"]
+__all__ = ["CumprodOp", "CumsumOp", "GatherElementsOp", "GatherNdOp", "ScatterNdOp", "TopkOp"]

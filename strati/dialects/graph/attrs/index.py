@@ -1,4 +1,4 @@
-"""Attributes of the ops that index by values: gather_elements, gather_nd, scatter_nd, cumsum, topk.
+"""Attributes of the ops that index by values: gather_elements, gather_nd, scatter_nd, cumsum, cumprod, topk.
 
 ``infer_type`` checks what can be checked from types (ranks, sizes, index element types);
 an index out of range is found by ``reference`` (a one-line StratiError naming it), as
@@ -170,9 +170,10 @@ def infer_cumsum(op: Operation) -> list[TensorType]:
 def cumsum(op: Operation, x: np.ndarray) -> np.ndarray:
     a = _axis(op, x.ndim)
     y = np.flip(x, a) if op.param("reverse") else x
-    c = np.cumsum(y, axis=a, dtype=x.dtype)
-    if op.param("exclusive"):  # shifted by one along the axis, a zero first
-        shifted = np.zeros_like(c)
+    running = np.cumprod if op.name == "graph.cumprod" else np.cumsum
+    c = running(y, axis=a, dtype=x.dtype)
+    if op.param("exclusive"):  # shifted by one along the axis, the identity (0, or 1) first
+        shifted = np.zeros_like(c) if running is np.cumsum else np.ones_like(c)
         dst, src = [slice(None)] * c.ndim, [slice(None)] * c.ndim
         dst[a], src[a] = slice(1, None), slice(None, -1)
         shifted[tuple(dst)] = c[tuple(src)]
@@ -215,6 +216,7 @@ INDEX_OPS = {
     "gather_nd": (infer_gather_nd, gather_nd, OpPattern.INJECTIVE),
     "scatter_nd": (infer_scatter_nd, scatter_nd, OpPattern.OPAQUE),
     "cumsum": (infer_cumsum, cumsum, OpPattern.OPAQUE),
+    "cumprod": (infer_cumsum, cumsum, OpPattern.OPAQUE),
     "topk": (infer_topk, topk, OpPattern.OPAQUE),
 }
 for _name, (_infer, _reference, _pattern) in INDEX_OPS.items():
@@ -228,7 +230,7 @@ register_op_attr(
     "flops",
     lambda op: 0 if op.param("reduction") == "none" else num_elements(operand_shape(op, 2)) or 0,
 )
-register_op_attr("graph.cumsum", "flops", lambda op: num_elements(result_shape(op)) or 0)
+register_all(["graph.cumsum", "graph.cumprod"], "flops", lambda op: num_elements(result_shape(op)) or 0)
 register_op_attr(
     "graph.topk",
     "flops",

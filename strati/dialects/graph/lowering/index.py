@@ -10,7 +10,7 @@
   level: every element is written by the one loop nest that owns it.
 - cumsum: a generic over the shape times the axis again (a reduction), adding the
   elements at or before (after, with ``reverse``; strictly, with ``exclusive``) the
-  current index.
+  current index; cumprod the same, multiplying (from 1).
 - topk: two generics: each element's rank along the axis (how many elements come
   before it: larger, or equal with a lower index), then for each of the ``k`` output
   positions the element whose rank it is, and its index.
@@ -144,12 +144,14 @@ def lower_cumsum(op: Operation, b: TensorBuilder) -> SSAValue:
     predicate = ("g" if op.param("reverse") else "l") + ("t" if op.param("exclusive") else "e")
     x_map = _map(r + 1, [r if d == a else d for d in range(r)])
 
+    product = op.name == "graph.cumprod"
+
     def body(e: SSAValue, acc: SSAValue) -> SSAValue:
         take = s.cmp(predicate, s.index(r), s.index(a))
-        return s.select(take, s.add(acc, e), acc)
+        return s.select(take, s.mul(acc, e) if product else s.add(acc, e), acc)
 
     (y,) = b.generic(
-        [x], [b.filled(0, result_type)], [x_map, _map(r + 1, range(r))], [PARALLEL] * r + [REDUCTION], body
+        [x], [b.filled(1 if product else 0, result_type)], [x_map, _map(r + 1, range(r))], [PARALLEL] * r + [REDUCTION], body
     )
     return y
 
@@ -197,4 +199,5 @@ register_op_attr("graph.gather_elements", "lower", lower_gather_elements)
 register_op_attr("graph.gather_nd", "lower", lower_gather_nd)
 register_op_attr("graph.scatter_nd", "lower", lower_scatter_nd)
 register_op_attr("graph.cumsum", "lower", lower_cumsum)
+register_op_attr("graph.cumprod", "lower", lower_cumsum)
 register_op_attr("graph.topk", "lower", lower_topk)

@@ -196,3 +196,21 @@ func.func @case21(%a0: tensor<4xf32>) -> tensor<2xf32> {
   %r, %i = graph.topk %a0 {k = 2} : (tensor<4xf32>) -> (tensor<2xf32>, tensor<2xi32>)
   func.return %r : tensor<2xf32>
 }
+
+// -----
+
+// cumprod: booleans
+func.func @case_cumprod_bool(%a0: tensor<4xi1>) -> tensor<4xi1> {
+  // expected-error@+1 {{'graph.cumprod' op expects a numeric tensor, got tensor<4xi1>}}
+  %r = graph.cumprod %a0 {axis = 0} : tensor<4xi1>
+  func.return %r : tensor<4xi1>
+}
+
+// -----
+
+// cumprod: axis out of range
+func.func @case_cumprod_axis(%a0: tensor<4x2xf32>) -> tensor<4x2xf32> {
+  // expected-error@+1 {{'graph.cumprod' op axis 2 is out of range for rank 2}}
+  %r = graph.cumprod %a0 {axis = 2} : tensor<4x2xf32>
+  func.return %r : tensor<4x2xf32>
+}
