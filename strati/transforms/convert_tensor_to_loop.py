@@ -494,6 +494,8 @@ class FunctionBufferizer:
         self.values[op.result] = self.load(self.buffer(op.tensor), indices)
 
     def convert_constant(self, op: arith.ConstantOp) -> None:
+        if not op.result.uses:
+            return  # left over by a lowering that used a re-laid-out copy: no global for it
         t = memref_of(op.result.type, op)
         assert isinstance(t, MemRefType) and isinstance(op.value, DenseIntOrFPElementsAttr)
         name = self.pool.symbol(op.value, t, self.fn)
