@@ -95,13 +95,15 @@ def _static(op: Operation) -> bool:
 
 
 def is_blocked(op: Operation, target: TargetAttr) -> bool:
-    """f32, static shapes, and groups whose output channels fill whole blocks (or one group)."""
+    """f32, static shapes, at least a vector of output channels (fewer would leave most lanes
+    zero: the direct and matmul forms do better), and groups whose output channels fill
+    whole blocks (or one group)."""
     if not _static(op) or not isinstance(element_type(op.operands[0]), Float32Type):
         return False
     groups = conv_params(op)[3]
-    o = shape(op.operands[1])[0]
-    block = conv_knobs(target, o // groups, 1, 1)["block"]
-    return groups == 1 or (o // groups) % block == 0
+    per_group = shape(op.operands[1])[0] // groups
+    block = conv_knobs(target, per_group, 1, 1)["block"]
+    return per_group >= target["vector_width"] and (groups == 1 or per_group % block == 0)
 
 
 def _constant(value: SSAValue) -> np.ndarray | None:
