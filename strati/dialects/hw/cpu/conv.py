@@ -246,8 +246,9 @@ class CpuScheduleConvPass(ModulePass):
                 tile = loop.attributes[OW_TILE]
                 if not isinstance(tile, IntegerAttr) or tile.value.data < 1:
                     raise VerifyException(f"{OW_TILE} must be a positive integer, not {tile}")
-                rows = loop.attributes.get(OH_TILE)
+                rows = loop.attributes.pop(OH_TILE, None)
                 rows = rows.value.data if isinstance(rows, IntegerAttr) and rows.value.data >= 1 else 1
+                loop.attributes.pop(OW_TILE)
                 if target.get("vector_width") is not None:
                     schedule(loop, tile.value.data, rows, target, consts)
 
@@ -278,10 +279,10 @@ def schedule(n_loop, tile: int, rows: int, target: TargetAttr, consts) -> bool:
         knob(main, "ow_tile", tile)
         if ow.parent is not None and (left := trip_count(ow)) is not None and left > 1:
             unroll_and_jam(ow, left, consts)  # the last OW mod R pixels: one tile of their own
-    elif rows > 1 and unroll_and_jam(oh, rows, consts) is not None:
-        pass  # a row narrower than the tile: whole rows jammed together (the last ones as they are)
+    elif rows > 1 and (jammed := unroll_and_jam(oh, rows, consts)) is not None:
+        knob(jammed, "oh_tile", rows)  # rows shorter than the tile: whole rows jammed together
     # Each ic loop now holds one vector loop over the channel block (R pixels jammed in it):
-    # unroll it completely and keep the R x V accumulators in registers across kh, kw and ic.
+    # unroll it completely and keep the R x V accumulators in registers across ic.
     for ic_loop in [o for o in ob.walk() if isinstance(o, ForOp)]:
         inner = [o for o in ic_loop.body.block.ops if isinstance(o, ForOp)]
         if len(inner) != 1 or any(isinstance(o, ForOp) for o in inner[0].body.walk() if o is not inner[0]):
@@ -296,8 +297,6 @@ def schedule(n_loop, tile: int, rows: int, target: TargetAttr, consts) -> bool:
         else:
             _inline_single(inner[0])
         scalar_replace(ic_loop, consts)
-    n_loop.attributes.pop(OW_TILE, None)
-    n_loop.attributes.pop(OH_TILE, None)
     cse(n_loop)
     return True
 
