@@ -26,7 +26,11 @@ one warm-up call: at least ``--repeat`` calls, more while the kernel's time budg
 /proc/cpuinfo), from the host's target description.  ``err`` is max |strati - numpy|
 / max |numpy|.  Informative only: nothing is asserted.  From the repository root::
 
-    .venv/bin/python bench/kernels.py [--quick] [--repeat N] [--budget SECONDS] [--only TEXT]
+    .venv/bin/python bench/kernels.py [--quick] [--repeat N] [--budget SECONDS] [--only TEXT] [--constant-weights]
+
+``--constant-weights`` makes the convolutions' weights constants of the model on both
+sides (onnxruntime initializers, ``graph.constant`` in strati), as they are in a network:
+each side may then re-lay them out once, at compile time.
 """
 
 from __future__ import annotations
@@ -74,8 +78,9 @@ def tt(shape) -> str:
 # --- onnxruntime ------------------------------------------------------------------------------------
 
 
-def ort_session(nodes, inputs: dict[str, np.ndarray], output: str):
-    """An onnxruntime session for a graph of ONNX ``nodes`` (None if onnxruntime or onnx is missing)."""
+def ort_session(nodes, inputs: dict[str, np.ndarray], output: str, constants: frozenset[str] = frozenset()):
+    """An onnxruntime session for a graph of ONNX ``nodes`` (None if onnxruntime or onnx is missing);
+    the inputs named in ``constants`` are initializers of the model (as a model's weights are)."""
     try:
         import onnx
         import onnxruntime as ort
@@ -85,8 +90,9 @@ def ort_session(nodes, inputs: dict[str, np.ndarray], output: str):
     graph = helper.make_graph(
         nodes,
         "bench",
-        [helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(x.dtype), x.shape) for n, x in inputs.items()],
+        [helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(x.dtype), x.shape) for n, x in inputs.items() if n not in constants],
         [onnx.ValueInfoProto(name=output)],
+        [onnx.numpy_helper.from_array(x, n) for n, x in inputs.items() if n in constants],
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     model.ir_version = 8
@@ -94,7 +100,8 @@ def ort_session(nodes, inputs: dict[str, np.ndarray], output: str):
     options.intra_op_num_threads = 2
     options.inter_op_num_threads = 1
     session = ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
-    return lambda: session.run(None, inputs)[0]
+    feed = {n: x for n, x in inputs.items() if n not in constants}
+    return lambda: session.run(None, feed)[0]
 
 
 # --- kernels -----------------------------------------------------------------------------------------
@@ -110,6 +117,8 @@ class Kernel:
     path: Path | None = None
     numpy_label: str = "numpy"
     flops: float | None = None
+    weights: int = 0
+    """How many of the last inputs are weights (constants of the model with ``--constant-weights``)."""
 
 
 def matmul(n: int) -> Kernel:
@@ -149,14 +158,14 @@ def conv(channels: int, size: int, kernel: int = 3, stride: int = 1, out_channel
         y = np.tensordot(windows, w, axes=([1, 4, 5], [1, 2, 3]))  # N H W O
         return np.ascontiguousarray(y.transpose(0, 3, 1, 2))
 
-    def onnx():
+    def onnx(constant: bool = False):
         from onnx import helper
 
         node = helper.make_node("Conv", ["x", "w"], ["y"], kernel_shape=[kernel, kernel], pads=[pad] * 4, strides=[stride] * 2)
-        return ort_session([node], {"x": x, "w": w}, "y")
+        return ort_session([node], {"x": x, "w": w}, "y", frozenset({"w"}) if constant else frozenset())
 
     name = f"conv{kernel}x{kernel}{f' s{stride}' if stride > 1 else ''} {channels}->{o}ch {size}x{size}"
-    return Kernel(name, text, [x, w], numpy, onnx, flops=2.0 * o * channels * kernel * kernel * side * side)
+    return Kernel(name, text, [x, w], numpy, onnx, flops=2.0 * o * channels * kernel * kernel * side * side, weights=1)
 
 
 def chain(n: int) -> Kernel:
@@ -201,18 +210,43 @@ def example(path: Path) -> Kernel:
 # --- running -----------------------------------------------------------------------------------------
 
 
-def measure(kernel: Kernel, repeat: int, budget: float) -> tuple[str, ...]:
+def with_constant_arguments(module, values: list[np.ndarray]):
+    """The module with its function's last arguments replaced by ``graph.constant``s of ``values``."""
+    from strati.dense import dense_from_numpy
+    from strati.dialects.graph.ops import ConstantOp
+    from xdsl.dialects.builtin import FunctionType
+
+    fn = find_function(module)
+    block = fn.body.block
+    first = len(block.args) - len(values)
+    for arg, value in reversed(list(zip(block.args[first:], values))):
+        c = ConstantOp(dense_from_numpy(value))
+        block.insert_op_before(c, block.first_op)
+        arg.replace_all_uses_with(c.result)
+        block.erase_arg(arg)
+    inputs = fn.function_type.inputs.data[:first]
+    fn.function_type = FunctionType.from_lists(list(inputs), list(fn.function_type.outputs.data))
+    return module
+
+
+def measure(kernel: Kernel, repeat: int, budget: float, constant_weights: bool = False) -> tuple[str, ...]:
+    constant = constant_weights and kernel.weights > 0
     start = time.perf_counter()
-    exe = strati.compile(kernel.path if kernel.path else parse_module(make_context(), kernel.module_text))
+    module = kernel.path if kernel.path else parse_module(make_context(), kernel.module_text)
+    inputs = kernel.inputs
+    if constant:
+        module = with_constant_arguments(module, inputs[-kernel.weights :])
+        inputs = inputs[: -kernel.weights]
+    exe = strati.compile(module)
     compile_s = time.perf_counter() - start
-    got = exe(*kernel.inputs)
+    got = exe(*inputs)
     got = got[0] if isinstance(got, tuple) else got
     want = kernel.numpy()
     err = float(np.max(np.abs(got - want)) / max(float(np.max(np.abs(want))), 1e-30))
-    t_strati = median_time(lambda: exe(*kernel.inputs), repeat, budget)
+    t_strati = median_time(lambda: exe(*inputs), repeat, budget)
     t_numpy = median_time(kernel.numpy, repeat, budget)
     ort_cells = ("n/a", "n/a")
-    if kernel.onnx is not None and (run_ort := kernel.onnx()) is not None:
+    if kernel.onnx is not None and (run_ort := (kernel.onnx(True) if constant else kernel.onnx())) is not None:
         t_ort = median_time(run_ort, repeat, budget)
         ort_cells = (ms(t_ort), f"{t_ort / t_strati:.2f}")
     numpy_cell = ms(t_numpy) + ("" if kernel.numpy_label == "numpy" else f" ({kernel.numpy_label})")
@@ -261,6 +295,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=5, help="at least this many timed calls per measurement (default 5)")
     parser.add_argument("--budget", type=float, default=1.0, help="seconds per measurement before stopping above --repeat")
     parser.add_argument("--only", metavar="TEXT", help="only the kernels whose name contains TEXT (e.g. 'matmul')")
+    parser.add_argument("--constant-weights", action="store_true",
+                        help="convolution weights are constants of the model (both sides), as in a real network")  # fmt: skip
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
@@ -281,7 +317,7 @@ def main(argv: list[str] | None = None) -> None:
     print("| kernel | strati ms | numpy ms | numpy/strati | onnxruntime ms | ort/strati | GFLOP/s | peak | compile s | err |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for kernel in kernels:
-        print("| " + " | ".join(measure(kernel, args.repeat, args.budget)) + " |", flush=True)
+        print("| " + " | ".join(measure(kernel, args.repeat, args.budget, args.constant_weights)) + " |", flush=True)
 
 
 if __name__ == "__main__":

@@ -266,17 +266,21 @@ class FunctionBufferizer:
         self.allocs.append(result)
         return result
 
-    def loops(self, extents: Sequence[int], parallel: Sequence[bool], body: Callable[[list[SSAValue]], None]) -> None:
-        """A loop nest over ``extents`` (outermost first); ``body(ivs)`` emits the innermost body."""
+    def loops(self, extents: Sequence[int], parallel: Sequence[bool], body: Callable[[list[SSAValue]], None]) -> ForOp | None:
+        """A loop nest over ``extents`` (outermost first); ``body(ivs)`` emits the innermost body.
+        Returns the outermost loop (None for no extents)."""
         saved = self.insert_at
         ivs: list[SSAValue] = []
+        outer = None
         for n, par in zip(extents, parallel):
             loop = ForOp(self.index(0), self.index(n), self.index(1), parallel=par)
             self.emit(loop)
+            outer = outer or loop
             ivs.append(loop.induction_var)
             self.insert_at = InsertPoint.before(loop.body.block.last_op)  # before loop.yield
         body(ivs)
         self.insert_at = saved
+        return outer
 
     def load(self, buffer: SSAValue, indices: Sequence[SSAValue]) -> SSAValue:
         return self.emit(memref.LoadOp.get(buffer, list(indices))).results[0]
@@ -490,6 +494,8 @@ class FunctionBufferizer:
         self.values[op.result] = self.load(self.buffer(op.tensor), indices)
 
     def convert_constant(self, op: arith.ConstantOp) -> None:
+        if not op.result.uses:
+            return  # left over by a lowering that used a re-laid-out copy: no global for it
         t = memref_of(op.result.type, op)
         assert isinstance(t, MemRefType) and isinstance(op.value, DenseIntOrFPElementsAttr)
         name = self.pool.symbol(op.value, t, self.fn)
@@ -616,7 +622,9 @@ class FunctionBufferizer:
                 else:
                     self.emit(inner.clone(value_mapper=mapper))
 
-        self.loops(extents, parallel, emit_body)
+        outer = self.loops(extents, parallel, emit_body)
+        if outer is not None:  # a schedule asked for at the tensor level: on the nest's outermost loop
+            outer.attributes.update({k: v for k, v in op.attributes.items() if k.startswith("schedule.")})
 
     # -- deallocation --------------------------------------------------------------------------
 

@@ -107,26 +107,30 @@ func.func @conv(%x: tensor<1x{c}x{hw}x{hw}xf32>, %w: tensor<{o}x{c}x{k}x{k}xf32>
 @pytest.mark.parametrize(
     "shape, want",
     [
-        ((16, 32, 7, 1, 1, 0), "1x1_as_matmul"),  # a small image: the matmul's long row wins
-        ((64, 256, 56, 1, 1, 0), "1x1_as_matmul"),  # register-tiled by cpu-schedule-matmul: beats rows of 56
-        ((64, 64, 56, 3, 1, 1), "direct"),  # im2col's patch matrix (7 MB) would be read per channel
-        ((64, 128, 56, 3, 2, 1), "im2col"),  # strided: direct is scalar
-        ((512, 512, 7, 3, 1, 1), "im2col"),  # rows of 7 waste the vectors
+        ((16, 32, 7, 1, 1, 0), {8: "blocked", 16: "blocked"}),  # output channels in vectors beat the matmul's row of 49
+        ((64, 256, 56, 1, 1, 0), {8: "blocked", 16: "1x1_as_matmul"}),  # 16 lanes: copying 800K outputs back to NCHW costs more
+        ((64, 64, 56, 3, 1, 1), {8: "blocked", 16: "blocked"}),  # im2col's patch matrix (7 MB) would be read per channel
+        ((64, 128, 56, 3, 2, 1), {8: "blocked", 16: "blocked"}),  # strided: direct is scalar
+        ((512, 512, 7, 3, 1, 1), {8: "blocked", 16: "blocked"}),  # rows of 7 waste the direct form's vectors
+        ((32, 8, 7, 3, 2, 1), {8: "blocked", 16: "im2col"}),  # 8 output channels: half a vector of 16, not blocked
+        ((4, 8, 64, 3, 1, 1), {8: "blocked", 16: "im2col"}),  # a small patch matrix (36 x 4096) fits L2
     ],
 )
 def test_conv2d_strategy_is_chosen_by_cost(lanes, shape, want):
     target = host_cpu().replace(vector_width=lanes)
     op = next(o for o in parse(conv(*shape)).walk() if o.name == "graph.conv2d")
     choice = choose(op, target)
-    assert choice.strategy.name == want
-    assert choice.explain().startswith(f"graph.conv2d -> cpu/{want}: cheapest of {want}")
-    pointwise = shape[3] == 1
-    assert choice.not_applicable == (("im2col",) if pointwise else ("1x1_as_matmul",))
+    assert choice.strategy.name == want[lanes]
+    assert choice.explain().startswith(f"graph.conv2d -> cpu/{want[lanes]}: cheapest of {want[lanes]}")
+    pointwise = shape[3] == 1 and shape[4] == 1 and shape[5] == 0
+    assert ("im2col" in choice.not_applicable) == pointwise
+    assert ("1x1_as_matmul" in choice.not_applicable) != pointwise
+    assert ("blocked" in choice.not_applicable) == (shape[1] < lanes)
 
 
 @pytest.mark.parametrize("lanes", [8, 16])
-@pytest.mark.parametrize("strategy", ["direct", "1x1_as_matmul", "im2col"])
-@pytest.mark.parametrize("shape", [(16, 32, 7, 1, 1, 0), (8, 8, 9, 3, 2, 1), (3, 5, 6, 1, 1, 0), (4, 6, 11, 5, 3, 2), (8, 8, 5, 3, 1, 1)])
+@pytest.mark.parametrize("strategy", ["direct", "1x1_as_matmul", "im2col", "blocked"])
+@pytest.mark.parametrize("shape", [(16, 32, 7, 1, 1, 0), (8, 8, 9, 3, 2, 1), (3, 5, 6, 1, 1, 0), (4, 6, 11, 5, 3, 2), (8, 8, 5, 3, 1, 1), (5, 17, 6, 3, 2, 1)])
 def test_conv2d_strategies_match_the_interpreter(lanes, strategy, shape):
     """Every strategy that applies, forced, on a fixed AVX2 or AVX-512 machine."""
     c, o, size, k, stride, pad = shape

@@ -24,7 +24,7 @@ Cpu = Dialect("cpu", ALL_OPS, [])
 
 
 def _register() -> None:
-    from strati.dialects.hw.cpu import strategies  # noqa: F401  (registers the strategies)
+    from strati.dialects.hw.cpu import conv, strategies  # noqa: F401  (registers the strategies)
     from strati.dialects.hw.cpu.emit import emit_parallel
     from strati.dialects.hw.cpu.matmul import CpuScheduleMatmulPass
     from strati.dialects.hw.cpu.parallelize import CpuParallelizePass
@@ -36,6 +36,7 @@ def _register() -> None:
     register_target(CpuTarget())
     register_pass(CpuParallelizePass)
     register_pass(CpuScheduleMatmulPass)
+    register_pass(conv.CpuScheduleConvPass)
     register_op_attr("cpu.parallel", "emit", emit_parallel)
     register_op_attr("cpu.yield", "emit", lambda emitter, op: None)
 

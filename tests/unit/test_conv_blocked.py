@@ -1,0 +1,175 @@
+"""The CPU's blocked convolution (strati/dialects/hw/cpu/conv.py): its knobs, its choice, and
+its numerics against numpy on odd sizes (prime channels, remainders, 1x1 images, strides 2
+and 3, pads, dilation, groups), at every -O level, on fixed AVX2 (8 lanes) and AVX-512
+(16 lanes) descriptions, with the weights as arguments (re-laid-out at run time) and as
+constants (at compile time)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import strati
+from strati.context import make_context
+from strati.dense import dense_from_numpy
+from strati.dialects.graph.ops import ConstantOp
+from strati.dialects.hw import TARGET_ATTR
+from strati.dialects.hw.cpu.conv import OW_TILE, conv_knobs, is_blocked
+from strati.dialects.hw.cpu.target import host_cpu
+from strati.compiler import lower_to
+from strati.runtime.interpreter import find_function
+from strati.source import parse_module
+from strati.strategy import choose, forced
+
+RNG = np.random.default_rng(9)
+
+
+def reference(x, w, b, stride, pad, dilation, groups):
+    """The convolution in numpy, one group and one tap at a time (float64)."""
+    n, c, h, wd = x.shape
+    o, cg, kh, kw = w.shape
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    oh = (h + 2 * pad - dilation * (kh - 1) - 1) // stride + 1
+    ow = (wd + 2 * pad - dilation * (kw - 1) - 1) // stride + 1
+    y = np.zeros((n, o, oh, ow))
+    per = o // groups
+    for g in range(groups):
+        xs = xp[:, g * cg : (g + 1) * cg]
+        for i in range(kh):
+            for j in range(kw):
+                patch = xs[:, :, i * dilation : i * dilation + stride * (oh - 1) + 1 : stride, j * dilation : j * dilation + stride * (ow - 1) + 1 : stride]
+                y[:, g * per : (g + 1) * per] += np.einsum("nchw,oc->nohw", patch, w[g * per : (g + 1) * per, :, i, j])
+    if b is not None:
+        y += b[None, :, None, None]
+    return y
+
+
+def module_text(x_shape, w_shape, out_shape, stride, pad, dilation, groups, bias: bool, relu: bool) -> str:
+    tt = lambda s: f"tensor<{'x'.join(map(str, s))}xf32>"  # noqa: E731
+    props = (f"strides = array<i64: {stride}, {stride}>, pads = array<i64: {pad}, {pad}, {pad}, {pad}>, "
+             f"dilations = array<i64: {dilation}, {dilation}>, groups = {groups} : i64")  # fmt: skip
+    args = f"%x: {tt(x_shape)}, %w: {tt(w_shape)}" + (f", %b: {tt(w_shape[:1])}" if bias else "")
+    operands = "%x, %w, %b" if bias else "%x, %w"
+    types = f"{tt(x_shape)}, {tt(w_shape)}" + (f", {tt(w_shape[:1])}" if bias else "")
+    relu_line = f"  %r = graph.relu %y : ({tt(out_shape)}) -> {tt(out_shape)}\n" if relu else ""
+    result = "%r" if relu else "%y"
+    return (
+        f"func.func @conv({args}) -> {tt(out_shape)} {{\n"
+        f"  %y = graph.conv2d {operands} {{{props}}} : ({types}) -> {tt(out_shape)}\n"
+        f"{relu_line}  func.return {result} : {tt(out_shape)}\n}}\n"
+    )
+
+
+def constant_weights(module, w: np.ndarray):
+    """The module with its weight argument (the second) a graph.constant."""
+    from xdsl.dialects.builtin import FunctionType
+
+    fn = find_function(module)
+    block = fn.body.block
+    c = ConstantOp(dense_from_numpy(w))
+    block.insert_op_before(c, block.first_op)
+    block.args[1].replace_all_uses_with(c.result)
+    block.erase_arg(block.args[1])
+    inputs = list(fn.function_type.inputs.data)
+    fn.function_type = FunctionType.from_lists(inputs[:1] + inputs[2:], list(fn.function_type.outputs.data))
+    return module
+
+
+# (c, o, h, w, k, stride, pad, dilation, groups)
+CASES = [
+    (3, 17, 1, 1, 1, 1, 0, 1, 1),  # a 1x1 image, prime output channels (a partial block)
+    (7, 13 + 16, 9, 11, 3, 1, 1, 1, 1),  # primes, a non-square image, a remainder of the pixel tile
+    (5, 19, 10, 10, 3, 2, 1, 1, 1),  # stride 2
+    (4, 23, 13, 13, 5, 3, 2, 1, 1),  # stride 3, a 5x5 kernel
+    (6, 17, 12, 12, 3, 1, 2, 2, 1),  # dilation 2
+    (8, 64, 9, 9, 3, 1, 1, 1, 2),  # two groups of 32 output channels
+    (16, 32, 7, 7, 3, 1, 1, 1, 1),  # rows shorter than the tile: whole rows jammed
+]
+
+
+def case_id(case) -> str:
+    c, o, h, w, k, s, p, d, g = case
+    return f"{c}to{o}_{h}x{w}_k{k}s{s}p{p}d{d}g{g}"
+
+
+# Each case at two -O levels, every level over the cases (a compile per test: kept few).
+LEVELS = [(case, level) for i, case in enumerate(CASES) for level in (i % 4, (i + 2) % 4)]
+
+
+@pytest.mark.parametrize("lanes", [8, 16])
+@pytest.mark.parametrize("case, opt_level", LEVELS, ids=[f"{case_id(c)}-O{lv}" for c, lv in LEVELS])
+def test_blocked_matches_numpy(case, lanes, opt_level):
+    c, o, h, wd, k, stride, pad, dilation, groups = case
+    target = host_cpu().replace(vector_width=lanes)
+    x = RNG.standard_normal((1, c, h, wd)).astype(np.float32)
+    w = RNG.standard_normal((o, c // groups, k, k)).astype(np.float32)
+    b = RNG.standard_normal(o).astype(np.float32)
+    want = np.maximum(reference(x, w, b, stride, pad, dilation, groups), 0)
+    oh = (h + 2 * pad - dilation * (k - 1) - 1) // stride + 1
+    ow = (wd + 2 * pad - dilation * (k - 1) - 1) // stride + 1
+    text = module_text(x.shape, w.shape, (1, o, oh, ow), stride, pad, dilation, groups, bias=True, relu=True)
+    module = parse_module(make_context(), text, "conv.mlir")
+    op = next(op for op in module.walk() if op.name == "graph.conv2d")
+    if not is_blocked(op, target):
+        pytest.skip("the blocked strategy does not apply to this convolution on this machine")
+    constant = opt_level % 2 == 1  # the weights as a constant at -O1 and -O3, an argument at -O0 and -O2
+    if constant:
+        module = constant_weights(module, w)
+    module.attributes[TARGET_ATTR] = target
+    with forced("graph.conv2d", "cpu", "blocked"):
+        exe = strati.compile(module, opt_level=opt_level)
+    got = exe(x, b) if constant else exe(x, w, b)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
+
+
+def test_weights_are_packed_at_compile_time_and_the_schedule_is_on_the_nest():
+    """Constant weights become one constant in [oc/C][kh][kw][ic][C] (the original is gone),
+    and the blocked nest carries its register tile at the loop level."""
+    target = host_cpu().replace(vector_width=8)
+    w = RNG.standard_normal((20, 3, 3, 3)).astype(np.float32)
+    text = module_text((1, 3, 6, 6), w.shape, (1, 20, 6, 6), 1, 1, 1, 1, bias=False, relu=False)
+    module = constant_weights(parse_module(make_context(), text, "conv.mlir"), w)
+    module.attributes[TARGET_ATTR] = target
+    with forced("graph.conv2d", "cpu", "blocked"):
+        loops = lower_to(module, "loop", target="cpu")
+    globals_ = {op.properties["sym_name"].data: op for op in loops.walk() if op.name == "memref.global"}
+    (packed,) = [g for g in globals_.values() if g.properties["type"].get_shape() == (2, 3, 3, 3, 16)]
+    assert not any(g.properties["type"].get_shape() == (20, 3, 3, 3) for g in globals_.values())
+    from strati.dense import numpy_from_dense
+
+    got = numpy_from_dense(packed.properties["initial_value"])
+    padded = np.zeros((32, 3, 3, 3), np.float32)
+    padded[:20] = w
+    np.testing.assert_array_equal(got, padded.reshape(2, 16, 3, 3, 3).transpose(0, 3, 4, 2, 1))
+    tiles = [op.attributes[OW_TILE].value.data for op in loops.walk() if OW_TILE in op.attributes]
+    assert tiles == [conv_knobs(target, 20, 6, 6)["ow_tile"]]
+
+
+@pytest.mark.parametrize(
+    "lanes, o, oh, ow, want",
+    [
+        (16, 64, 56, 56, dict(oc_vectors=2, block=32, ow_tile=8, oh_tile=1)),  # 56 = 7 x 8: a divisor near 10
+        (16, 512, 7, 7, dict(oc_vectors=2, block=32, ow_tile=7, oh_tile=1)),
+        (16, 16, 5, 5, dict(oc_vectors=1, block=16, ow_tile=5, oh_tile=4)),  # short rows: 4 rows of 5 = 20 accumulators
+        (8, 64, 56, 56, dict(oc_vectors=2, block=16, ow_tile=4, oh_tile=1)),  # AVX2: 10 accumulators, 56 = 14 x 4
+        (8, 8, 14, 14, dict(oc_vectors=1, block=8, ow_tile=7, oh_tile=1)),
+    ],
+)
+def test_knobs_fit_the_register_file(lanes, o, oh, ow, want):
+    kn = conv_knobs(host_cpu().replace(vector_width=lanes), o, oh, ow)
+    assert {k: kn[k] for k in want} == want
+    registers = 32 if lanes == 16 else 16
+    assert kn["ow_tile"] * kn["oh_tile"] * kn["oc_vectors"] <= registers * 5 // 8
+
+
+@pytest.mark.parametrize("lanes", [8, 16])
+@pytest.mark.parametrize(
+    "shape",
+    [(64, 64, 56, 3, 1, 1), (256, 256, 14, 3, 1, 1), (512, 512, 7, 3, 1, 1), (64, 128, 56, 3, 2, 1), (3, 64, 224, 7, 2, 3), (1024, 256, 14, 1, 1, 0)],
+)
+def test_resnet_layers_choose_the_blocked_form(lanes, shape):
+    """ResNet-50's convolutions (3x3 at each size, strided, the stem, 1x1) take it on both machines."""
+    from test_targets import conv
+
+    op = next(o for o in parse_module(make_context(), conv(*shape), "t").walk() if o.name == "graph.conv2d")
+    assert choose(op, host_cpu().replace(vector_width=lanes)).strategy.name == "blocked"
