@@ -26,7 +26,7 @@ from xdsl.ir import Block, Region, SSAValue
 from strati.dialects.graph.ops import YieldOp
 from strati.dialects.graph.ops_control import SCALAR_I1, SCALAR_I64, IfOp, LoopOp
 from strati.dialects.shapes import shape_of
-from strati.frontends.onnx import OPS, Node, NodeError, _tensor_array, op, op_version
+from strati.frontends.onnx import OPS, Node, NodeError, NodeInfo, _tensor_array, op, op_version
 
 INT64_MAX = np.iinfo(np.int64).max
 
@@ -40,6 +40,46 @@ def _convert_nodes(imp, graph, what: str) -> None:
         if version is None:
             raise NodeError(f"node '{label}' ({node.op_type}) of the {what} is not supported")
         imp.convert(node, label, version)
+
+
+def _subgraph_problems(graph, outer_static, opset: int, what: str) -> list[str]:
+    """What the pre-import check reports for a subgraph: operators strati lacks, inputs that
+    must be constants and are not (nested subgraphs included)."""
+    inputs = {vi.name for vi in graph.input}
+    static = {t.name for t in graph.initializer}
+
+    def is_static(name: str) -> bool:
+        return not name or name in static or (name not in inputs and outer_static(name))
+
+    out: list[str] = []
+    for node in graph.node:
+        version = None
+        if (node.domain or "") in ("", "ai.onnx") and node.op_type in OPS:
+            version, _ = op_version(node.op_type, opset)
+        if version is None:
+            out.append(f"{node.op_type} in the {what}")
+            continue
+        for i in OPS[node.op_type].static_inputs(version):
+            if i < len(node.input) and not is_static(node.input[i]):
+                out.append(f"{node.op_type} in the {what}: input {i} is not a constant")
+        if node.op_type == "Constant" or all(is_static(n) for n in node.input):
+            static.update(o for o in node.output if o)
+        for a in node.attribute:
+            if a.type == a.GRAPH:
+                out += _subgraph_problems(a.g, is_static, opset, f"{a.name} of {node.op_type}")
+    return out
+
+
+def _check_control(info: NodeInfo) -> list[str]:
+    if info.node.op_type == "Scan" and info.version < 9:
+        return ["version 8 (a batch axis and sequence_lens)"]
+    if info.node.op_type == "If" and info.is_static(0):
+        return []  # the taken branch is imported in place; it reports its own nodes
+    out = []
+    for a in info.node.attribute:
+        if a.type == a.GRAPH:
+            out += _subgraph_problems(a.g, info.static, info.opset, a.name.replace("_", " "))
+    return list(dict.fromkeys(out))
 
 
 @contextmanager
@@ -76,7 +116,7 @@ def _scalar(imp, v: SSAValue, what: str) -> SSAValue:
     return imp.reshape(v, [])
 
 
-@op("If")
+@op("If", check=_check_control)
 def _if(n: Node):
     imp = n.b
     cond = n.const(0)
@@ -140,7 +180,7 @@ def _build_loop(imp, trip: SSAValue, cond: SSAValue, carried: list[SSAValue], tr
     return list(loop.results)
 
 
-@op("Loop")
+@op("Loop", check=_check_control)
 def _loop(n: Node):
     imp = n.b
     body = n.a("body")
@@ -165,11 +205,9 @@ def _loop(n: Node):
     return _build_loop(imp, trip, cond, carried, trip_count, build)
 
 
-@op("Scan")
+@op("Scan", check=_check_control)
 def _scan(n: Node):
     imp = n.b
-    if n.v < 9:
-        raise NodeError("Scan before opset 9 (with a batch axis and sequence_lens) is not supported")
     body = n.a("body")
     m = int(n.a("num_scan_inputs"))
     inputs = n.inputs()
