@@ -86,7 +86,7 @@ def _call(name: str, args: list[SSAValue]) -> Block:
 
 def _first(bz: FunctionBufferizer, buffer: SSAValue) -> SSAValue:
     """The one element of a one-element buffer."""
-    return bz.load(buffer, [bz.index(0)] * len(buffer.type.get_shape()))  # type: ignore[attr-defined]
+    return bz.load(buffer, [bz.index(0) for _ in buffer.type.get_shape()])  # type: ignore[attr-defined]
 
 
 def bufferize_if(bz: FunctionBufferizer, op) -> None:
