@@ -4,7 +4,7 @@ An If whose condition depends only on constants and static shapes (a test of a s
 size, as exported models often have) is replaced by its taken branch at import; any
 other If is a ``graph.if``.  Loop is a ``graph.loop`` (a missing trip count is the
 largest int64, a missing condition true).  Scan is a ``graph.loop`` over its static
-scan length whose body takes element ``i`` (or ``L-1-i`` for a reverse direction) of each
+scan length (Scan-8, with a batch axis first, one per batch entry, joined after) whose body takes element ``i`` (or ``L-1-i`` for a reverse direction) of each
 scan input with ``graph.gather``; its scan outputs are reversed and moved to their
 ``scan_output_axes`` after the loop.  A subgraph's nodes are converted like the graph's
 own, reading outer values by name (they become values captured by the region); its
@@ -71,8 +71,6 @@ def _subgraph_problems(graph, outer_static, opset: int, what: str) -> list[str]:
 
 
 def _check_control(info: NodeInfo) -> list[str]:
-    if info.node.op_type == "Scan" and info.version < 9:
-        return ["version 8 (a batch axis and sequence_lens)"]
     if info.node.op_type == "If" and info.is_static(0):
         return []  # the taken branch is imported in place; it reports its own nodes
     out = []
@@ -205,19 +203,11 @@ def _loop(n: Node):
     return _build_loop(imp, trip, cond, carried, trip_count, build)
 
 
-@op("Scan", check=_check_control)
-def _scan(n: Node):
-    imp = n.b
-    body = n.a("body")
-    m = int(n.a("num_scan_inputs"))
-    inputs = n.inputs()
-    states, scan_ins = inputs[: len(inputs) - m], inputs[len(inputs) - m :]
-    in_axes = n.ints("scan_input_axes", [0] * m)
-    in_dirs = n.ints("scan_input_directions", [0] * m)
-    n_out = len(body.output) - len(states)
-    out_axes = n.ints("scan_output_axes", [0] * n_out)
-    out_dirs = n.ints("scan_output_directions", [0] * n_out)
-    shapes = [n.static_shape(len(states) + j) for j in range(m)]
+def _scan_core(imp, body, states, scan_ins, in_axes, in_dirs, out_axes, out_dirs) -> list[SSAValue]:
+    """Scan (opset 9 on) over values: a graph.loop over the static scan length."""
+    shapes = [shape_of(x.type) for x in scan_ins]
+    if any(None in s for s in shapes):
+        raise NodeError(f"the scan inputs need static shapes, got {', '.join(str(x.type) for x in scan_ins)}")
     in_axes = [a % len(s) for a, s in zip(in_axes, shapes)]
     lengths = {s[a] for s, a in zip(shapes, in_axes)}
     if len(lengths) != 1:
@@ -249,3 +239,39 @@ def _scan(n: Node):
             y = imp.transpose(y, perm)
         scans.append(y)
     return [*finals, *scans]
+
+
+@op("Scan", check=_check_control)
+def _scan(n: Node):
+    imp = n.b
+    body = n.a("body")
+    m = int(n.a("num_scan_inputs"))
+    if n.v >= 9:
+        inputs = n.inputs()
+        states, scan_ins = inputs[: len(inputs) - m], inputs[len(inputs) - m :]
+        n_out = len(body.output) - len(states)
+        return _scan_core(
+            imp, body, states, scan_ins,
+            n.ints("scan_input_axes", [0] * m), n.ints("scan_input_directions", [0] * m),
+            n.ints("scan_output_axes", [0] * n_out), n.ints("scan_output_directions", [0] * n_out),
+        )  # fmt: skip
+    # Scan-8: a batch axis first (the scan axis is 1), one scan per batch entry, joined after.
+    rest = [n.x(i) for i in range(1, n.n_inputs)]
+    states, scan_ins = rest[: len(rest) - m], rest[len(rest) - m :]
+    batch, length = n.static_shape(n.n_inputs - m)[:2]
+    if n.has(0):
+        lens = n.const(0)
+        if lens is None or not np.all(np.asarray(lens) == length):
+            raise NodeError("sequence_lens other than the full sequence length are not supported")
+    n_out = len(body.output) - len(states)
+    per_entry = []
+    for b in range(batch):
+        index = imp.constant(np.array(b, np.int64))
+        entry = [imp.op("graph.gather", [v, index], {"axis": 0}) for v in (*states, *scan_ins)]
+        k = len(states)
+        per_entry.append(_scan_core(imp, body, entry[:k], entry[k:], [0] * m, n.ints("directions", [0] * m), [0] * n_out, [0] * n_out))
+    outs = []
+    for parts in zip(*per_entry):
+        parts = [imp.op("graph.unsqueeze", [v], {"axes": (0,)}) for v in parts]
+        outs.append(parts[0] if len(parts) == 1 else imp.op("graph.concat", parts, {"axis": 0}))
+    return outs

@@ -185,6 +185,20 @@ def test_scan(length, reverse_in, reverse_out, out_axis):
     check(model, {"a0": np.zeros(2, np.float32), "xs": xs})
 
 
+@pytest.mark.parametrize("batch", [1, 2])
+def test_scan8_runs_one_scan_per_batch_entry(batch):
+    body = helper.make_graph(
+        [helper.make_node("Add", ["acc", "e"], ["acc2"]), helper.make_node("Identity", ["acc2"], ["o"])],
+        "scan_body",
+        [vi("acc", [2]), vi("e", [2])],
+        [vi("acc2", [2]), vi("o", [2])],
+    )
+    node = helper.make_node("Scan", ["", "a0", "xs"], ["a", "ys"], body=body, num_scan_inputs=1, directions=[1])
+    model = make([node], [vi("a0", [batch, 2]), vi("xs", [batch, 3, 2])], [vi("a", [batch, 2]), vi("ys", [batch, 3, 2])], opset=8)
+    rng = np.random.default_rng(batch)
+    check(model, {"a0": rng.standard_normal((batch, 2)).astype(np.float32), "xs": rng.standard_normal((batch, 3, 2)).astype(np.float32)})
+
+
 def rnn_model(kind, seq, direction="forward", batch=2, inputs=3, hidden=4):
     g = {"RNN": 1, "GRU": 3, "LSTM": 4}[kind]
     d = 2 if direction == "bidirectional" else 1
