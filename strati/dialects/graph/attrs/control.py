@@ -10,8 +10,8 @@
 - ``flops``: the regions' (a loop's body times its constant trip count).
 - ``lower``: the op stays, its regions move to a new op whose body ops
   ``convert-graph-to-tensor`` lowers in place: at the tensor level the op holds tensor IR.
-- ``bufferize``: ``strati.transforms.bufferize_control`` (regions outlined into functions,
-  called from ``loop.if`` / ``loop.while``).
+- ``bufferize``: in ``control_bufferize`` (regions outlined into functions, called from
+  ``loop.if`` / ``loop.while``).
 """
 
 from __future__ import annotations
@@ -146,24 +146,15 @@ def lower_loop(op: LoopOp, b) -> list[SSAValue]:
     return _moved(op, new)
 
 
-def _bufferize(name: str):
-    def rule(bufferizer, op) -> None:
-        from strati.transforms import bufferize_control
-
-        getattr(bufferize_control, name)(bufferizer, op)
-
-    return rule
-
-
 register_op_attr("graph.if", "infer_type", infer_if)
 register_op_attr("graph.if", "reference", if_reference)
 register_op_attr("graph.if", "pattern", OpPattern.OPAQUE)
 register_op_attr("graph.if", "flops", if_flops)
 register_op_attr("graph.if", "lower", lower_if)
-register_op_attr("graph.if", "bufferize", _bufferize("bufferize_if"))
 register_op_attr("graph.loop", "infer_type", infer_loop)
 register_op_attr("graph.loop", "reference", loop_reference)
 register_op_attr("graph.loop", "pattern", OpPattern.OPAQUE)
 register_op_attr("graph.loop", "flops", loop_flops)
 register_op_attr("graph.loop", "lower", lower_loop)
-register_op_attr("graph.loop", "bufferize", _bufferize("bufferize_loop"))
+
+from strati.dialects.graph.attrs import control_bufferize  # noqa: E402,F401  (the 'bufferize' rules)

@@ -1,9 +1,10 @@
-"""The ``bufferize`` rules of ``graph.if`` and ``graph.loop`` (used by convert-tensor-to-loop).
+"""The ``bufferize`` rules of ``graph.if`` and ``graph.loop`` (run by convert-tensor-to-loop).
 
-Each region is outlined into a private function of the module (its block arguments, then
-the tensors it reads from above, as arguments; constants it reads are copied in; its
-yield becomes the return), which is bufferized like any function, in destination-passing
-style.  The op itself becomes control flow around calls:
+Each region is outlined into a private function of the module by the bufferizer
+(``FunctionBufferizer.outline``: its block arguments, then the tensors it reads from above,
+as arguments; constants it reads are copied in; its yield becomes the return), bufferized
+like any function, in destination-passing style.  The op itself becomes control flow
+around calls:
 
 * ``graph.if``: the condition is loaded and ``loop.if`` calls one of the two functions,
   both writing the op's result buffers.
@@ -19,87 +20,39 @@ style.  The op itself becomes control flow around calls:
 from __future__ import annotations
 
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import FloatAttr, FunctionType, IndexType, IntegerAttr, IntegerType, MemRefType, TensorType, i1, i64
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, IntegerType, MemRefType, TensorType, i1, i64
+from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from strati.diagnostics import StratiError
 from strati.dialects.loop import control
 from strati.dialects.loop.ops import YieldOp
-from strati.transforms.convert_tensor_to_loop import FunctionBufferizer, convert_signature, dps_signature, memref_of
+from strati.registry import register_op_attr
 
 
-def outline(bz: FunctionBufferizer, op: Operation, block: Block, suffix: str) -> tuple[str, list[SSAValue]]:
-    """``block`` as a private bufferized function; its name and the outer values it reads."""
-    inside: set[SSAValue] = set(block.args)
-    for inner in block.walk():
-        inside.update(inner.results)
-        for region in inner.regions:
-            for b in region.blocks:
-                inside.update(b.args)
-    captures: list[SSAValue] = []
-    for inner in block.walk():
-        for v in inner.operands:
-            if v not in inside and v not in captures:
-                captures.append(v)
-    constants = [v for v in captures if isinstance(v.owner, arith.ConstantOp)]
-    passed = [v for v in captures if v not in constants]
-    for v in passed:
-        if not isinstance(v.type, TensorType):
-            raise StratiError(f"a region reads the value {v.name_hint or ''} of type {v.type} from above: only tensors can be passed", op)
-    n = len(block.args)
-    new_block = Block(arg_types=[*(a.type for a in block.args), *(v.type for v in passed)])
-    mapper: dict[SSAValue, SSAValue] = dict(zip(block.args, new_block.args[:n]))
-    mapper.update(zip(passed, new_block.args[n:]))
-    for old, new in zip([*block.args, *passed], new_block.args):
-        new.name_hint = old.name_hint
-    for c in constants:
-        clone = c.owner.clone()  # type: ignore[union-attr]
-        new_block.add_op(clone)
-        mapper[c] = clone.results[0]
-    result_types = []
-    for inner in block.ops:
-        if inner is block.last_op:
-            ret = func.ReturnOp(*[mapper.get(v, v) for v in inner.operands])
-            ret.location = inner.location
-            new_block.add_op(ret)
-            result_types = [v.type for v in inner.operands]
-        else:
-            new_block.add_op(inner.clone(value_mapper=mapper))
-    base = f"{bz.fn.sym_name.data}_{suffix}"
-    name, k = base, 0
-    while name in bz.pool.taken:
-        name, k = f"{base}_{k}", k + 1
-    bz.pool.taken.add(name)
-    fn = func.FuncOp(name, FunctionType.from_lists([a.type for a in new_block.args], result_types), Region(new_block), visibility="private")
-    fn.location = op.location
-    bz.pool.module.body.block.insert_op_before(fn, bz.fn)
-    bz.signatures[name] = (len(result_types), dps_signature(fn))
-    FunctionBufferizer(fn, bz.signatures, bz.pool).run()
-    convert_signature(fn, *bz.signatures[name])
-    return name, passed
+def memref_of(t: TensorType) -> MemRefType:
+    return MemRefType(t.get_element_type(), list(t.get_shape()))
 
 
 def _call(name: str, args: list[SSAValue]) -> Block:
     return Block([func.CallOp(name, args, []), YieldOp()])
 
 
-def _first(bz: FunctionBufferizer, buffer: SSAValue) -> SSAValue:
+def _first(bz, buffer: SSAValue) -> SSAValue:
     """The one element of a one-element buffer."""
     return bz.load(buffer, [bz.index(0) for _ in buffer.type.get_shape()])  # type: ignore[attr-defined]
 
 
-def bufferize_if(bz: FunctionBufferizer, op) -> None:
+def bufferize_if(bz, op) -> None:
     outs = [bz.result_buffer(r) for r in op.outputs]
     cond = _first(bz, bz.buffer(op.cond))
-    then_name, then_caps = outline(bz, op, op.then_region.block, "then")
-    else_name, else_caps = outline(bz, op, op.else_region.block, "else")
+    then_name, then_caps = bz.outline(op, op.then_region.block, "then")
+    else_name, else_caps = bz.outline(op, op.else_region.block, "else")
     then_args = [bz.buffer(v) for v in then_caps]
     else_args = [bz.buffer(v) for v in else_caps]
     bz.emit(control.IfOp(cond, Region(_call(then_name, [*then_args, *outs])), Region(_call(else_name, [*else_args, *outs]))))
 
 
-def _i64(bz: FunctionBufferizer, n: int) -> SSAValue:
+def _i64(bz, n: int) -> SSAValue:
     return bz.emit(arith.ConstantOp(IntegerAttr(n, i64))).results[0]
 
 
@@ -109,7 +62,7 @@ def _zero(t) -> arith.ConstantOp:
     return arith.ConstantOp(FloatAttr(0.0, t))
 
 
-def bufferize_loop(bz: FunctionBufferizer, op) -> None:
+def bufferize_loop(bz, op) -> None:
     k = op.n_carried
     trip = bz.buffer(op.max_trip_count)
     cond0 = bz.buffer(op.cond)
@@ -117,7 +70,7 @@ def bufferize_loop(bz: FunctionBufferizer, op) -> None:
     results = [bz.result_buffer(r) for r in op.outputs]
     carried, scans = results[:k], results[k:]
     yielded = list(op.body.block.last_op.operands)
-    name, caps = outline(bz, op, op.body.block, "body")
+    name, caps = bz.outline(op, op.body.block, "body")
     cap_bufs = [bz.buffer(v) for v in caps]
 
     i_buf = bz.alloc(MemRefType(i64, []))
@@ -166,3 +119,7 @@ def bufferize_loop(bz: FunctionBufferizer, op) -> None:
             bz.loops(shape, [True] * len(shape), body)
     bz.store(bz.emit(arith.AddiOp(i, _i64(bz, 1))).results[0], i_buf, [])
     bz.insert_at = saved
+
+
+register_op_attr("graph.if", "bufferize", bufferize_if)
+register_op_attr("graph.loop", "bufferize", bufferize_loop)
