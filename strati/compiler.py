@@ -77,6 +77,10 @@ def optimizations_for(level: int) -> tuple[str, ...]:
     return OPT_LEVELS[level]
 
 
+LEVEL_NEUTRAL_OPS = ("graph.if", "graph.loop", "graph.yield")
+"""Region ops that hold IR of the level they are at (their bodies are lowered in place)."""
+
+
 def module_level(module: ModuleOp) -> str:
     """The highest level present in the module: 'graph', 'tensor', 'loop' or 'hw' (a target
     description ``hw.target`` on the module, or ops of a registered target's dialect)."""
@@ -87,7 +91,7 @@ def module_level(module: ModuleOp) -> str:
     level = "hw" if TARGET_ATTR in module.attributes else "loop"
     for op in module.walk():
         dialect = op.name.split(".", 1)[0]
-        if dialect == "graph":
+        if dialect == "graph" and op.name not in LEVEL_NEUTRAL_OPS:
             return "graph"
         if dialect == "tensor":
             level = "tensor"

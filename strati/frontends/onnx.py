@@ -600,7 +600,7 @@ def analyse(model: onnx.ModelProto, constant_inputs: Iterable[str] = ()) -> Anal
                     node_problems.append(Problem(op_type, opset, "", "string tensors"))
                     break
             for a in node.attribute:
-                if a.type in (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS) and op_type != "If":
+                if a.type in (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS) and op_type not in ("If", "Loop", "Scan"):
                     node_problems.append(Problem(op_type, opset, "(subgraphs)"))
                     break
         if not node_problems and version is not None:

@@ -1,11 +1,11 @@
-"""ONNX RNN, GRU and LSTM, unrolled over their time steps at import.
+"""ONNX RNN, GRU and LSTM: unrolled over their time steps at import, or a ``graph.loop``.
 
-The sequence length must be static and at most ``MAX_STEPS``: each step becomes a few
-graph ops (a matmul with the recurrent weights, the gates' slices, activations and
-elementwise updates), so the layer compiles like any other graph and the whole pipeline
-(fusion, memory planning, code generation) applies unchanged.  Unrolling was chosen over a
-``graph.loop`` with a region because the graph dialect has no control flow yet; a long
-sequence is refused rather than unrolled into a huge module.
+The sequence length must be static.  Up to ``MAX_STEPS`` steps are unrolled: each step
+becomes a few graph ops (a matmul with the recurrent weights, the gates' slices,
+activations and elementwise updates), which the whole pipeline fuses across steps, plans
+and compiles as straight-line code, with no per-step call or copy of the states.  A longer
+sequence is one ``graph.loop`` whose body is one step (the states carried, the hidden state
+the scan output), so the module stays small whatever the length.
 
 The input projections of all steps are one matmul (``X @ W^T + Wb``) before the loop;
 each step adds ``H @ R^T + Rb``.  Directions forward, reverse and bidirectional; layout 0
@@ -23,7 +23,7 @@ from strati.dialects.shapes import shape_of
 from strati.frontends.onnx import Node, NodeError, NodeInfo, op
 
 MAX_STEPS = 256
-"""The longest sequence unrolled at import."""
+"""The longest sequence unrolled at import; a longer one is a graph.loop."""
 
 ACTIVATIONS = {"sigmoid": "sigmoid", "tanh": "tanh", "relu": "relu"}
 DEFAULTS = {"RNN": ["Tanh"], "GRU": ["Sigmoid", "Tanh"], "LSTM": ["Sigmoid", "Tanh", "Tanh"]}
@@ -85,6 +85,25 @@ class _Step:
         return y
 
 
+def _loop_over_steps(b, xw, h, c, cell, seq: int, reverse: bool):
+    """The steps as one graph.loop: the carried states, the step's input projection gathered
+    from ``xw`` at ``t`` (``seq - 1 - i`` in reverse), the hidden states as the scan output."""
+    from strati.frontends.onnx_control import _build_loop
+
+    carried = [h] if c is None else [h, c]
+
+    def build(i, go, args):
+        t = b.op("graph.sub", [b.constant(np.array(seq - 1, np.int64)), i]) if reverse else i
+        h2, c2 = cell(b.op("graph.gather", [xw, t], {"axis": 0}), args[0], args[1] if c is not None else None)
+        return go, [h2] if c is None else [h2, c2], [h2]
+
+    results = _build_loop(b, b.constant(np.array(seq, np.int64)), b.constant(np.array(True)), carried, seq, build)
+    y = results[-1]
+    if reverse:
+        y = b.op("graph.slice", [y], {"starts": (-1,), "ends": (-(seq + 1),), "axes": (0,), "steps": (-1,)})
+    return results[0], (results[1] if c is not None else None), y
+
+
 @op("RNN", "GRU", "LSTM", check=_check_rnn, static=(4,))
 def _rnn(n: Node):
     kind = n.op_type
@@ -96,8 +115,6 @@ def _rnn(n: Node):
     seq, batch, _ = shape_of(x.type)
     if seq is None or batch is None:
         raise NodeError(f"needs a static sequence length and batch size, got {list(shape_of(x.type))}")
-    if seq > MAX_STEPS:
-        raise NodeError(f"a sequence of {seq} steps is too long to unroll (at most {MAX_STEPS})")
     if n.has(4):
         lens = n.const(4)
         if lens is None or not np.all(lens == seq):
@@ -143,9 +160,8 @@ def _rnn(n: Node):
         rt = b.transpose(r, [1, 0])
         if peep is not None:
             p_i, p_o, p_f = (b.op("graph.slice", [peep], {"starts": (k * hidden,), "ends": ((k + 1) * hidden,)}) for k in range(3))
-        outputs = [None] * seq
-        for t in reversed(range(seq)) if reverse else range(seq):
-            xt = b.reshape(b.op("graph.slice", [xw], {"starts": (t,), "ends": (t + 1,), "axes": (0,)}), [batch, g * hidden])
+        def cell(xt, h, c):
+            """One step: the next hidden (and cell) state from the step's input projection."""
             if kind == "GRU":
                 z_r = step.add(step.part(xt, 0, 2), b.op("graph.matmul", [h, b.op("graph.slice", [rt], {"starts": (0,), "ends": (2 * hidden,), "axes": (1,)})]))
                 if rb is not None:
@@ -179,8 +195,18 @@ def _rnn(n: Node):
                     if peep is not None:
                         go = b.binary("add", go, b.binary("mul", p_o, c))
                     h = b.binary("mul", step.act(0, go), step.act(2, c, clipped=False))
-            outputs[t] = b.reshape(h, [1, 1, batch, hidden])
-        ys.append(b.op("graph.concat", outputs, {"axis": 0}) if seq > 1 else outputs[0])
+            return h, c
+
+        if seq <= MAX_STEPS:
+            outputs = [None] * seq
+            for t in reversed(range(seq)) if reverse else range(seq):
+                xt = b.reshape(b.op("graph.slice", [xw], {"starts": (t,), "ends": (t + 1,), "axes": (0,)}), [batch, g * hidden])
+                h, c = cell(xt, h, c)
+                outputs[t] = b.reshape(h, [1, 1, batch, hidden])
+            ys.append(b.op("graph.concat", outputs, {"axis": 0}) if seq > 1 else outputs[0])
+        else:
+            h, c, y = _loop_over_steps(b, xw, h, c, cell, seq, reverse)
+            ys.append(b.reshape(y, [seq, 1, batch, hidden]))
         hs.append(b.reshape(h, [1, batch, hidden]))
         if kind == "LSTM":
             cs.append(b.reshape(c, [1, batch, hidden]))

@@ -16,7 +16,8 @@ it is meant for small shapes (tests and debugging), as the oracle one level down
   one -- is a Python loop (its schedule is ignored, iterations run in order), ``loop.view`` a numpy
   reshape that shares memory, ``loop.arena_view`` the arena's bytes reinterpreted
   (a numpy view of the byte array, sharing memory), ``memref.get_global`` the global's initial value
-  (read-only for a ``constant`` global), ``func.call`` a call.
+  (read-only for a ``constant`` global), ``func.call`` a call, ``loop.if`` and ``loop.while``
+  Python's ``if`` and ``while``.
 * Scalar ops use the registry's ``reference`` when there is one (the ``arith`` and
   ``math`` references of :mod:`strati.dialects.upstream_attrs`), else a small local
   table.  Scalars are numpy scalars of the type's dtype; ``index`` is a Python int.
@@ -50,6 +51,7 @@ from xdsl.traits import IsTerminator
 from strati import registry
 from strati.dense import numpy_from_dense, to_dtype
 from strati.diagnostics import StratiError
+from strati.dialects.loop import control
 from strati.dialects.loop.ops import ArenaViewOp, IndexLoop, ViewOp, buffer_bytes
 from strati.functions import argument_aliases, find_function, output_count
 from strati.runtime.interpreter import order_inputs
@@ -213,6 +215,8 @@ class LoopInterpreter:
             return self._arena_view(op)
         if isinstance(op, func.CallOp):
             return self._call(op)
+        if isinstance(op, (control.IfOp, control.WhileOp)):
+            return self._control(op)
         return self._scalar(op)
 
     def _for(self, op: IndexLoop) -> Step:
@@ -227,6 +231,31 @@ class LoopInterpreter:
                     s(env)
 
         return run
+
+    def _control(self, op: control.IfOp | control.WhileOp) -> Step:
+        """``loop.if`` runs one region; ``loop.while`` its first region, then the body while
+        the condition it ends with holds."""
+        if isinstance(op, control.IfOp):
+            cond, then_block, else_block = op.cond, op.then_region.block, op.else_region.block
+
+            def run_if(env: Env) -> None:
+                for s in self.compile(then_block if env[cond] else else_block)[0]:
+                    s(env)
+
+            return run_if
+        before, after = op.before.block, op.after.block
+
+        def run_while(env: Env) -> None:
+            while True:
+                steps, condition = self.compile(before)
+                for s in steps:
+                    s(env)
+                if not env[condition.operands[0]]:  # type: ignore[union-attr]
+                    return
+                for s in self.compile(after)[0]:
+                    s(env)
+
+        return run_while
 
     def _constant(self, op: arith.ConstantOp) -> Any:
         value, t = op.value, op.result.type

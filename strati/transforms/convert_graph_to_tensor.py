@@ -5,7 +5,8 @@ strategy (:mod:`strati.strategy`), else the op's registered ``lower`` attribute,
 calls it with a :class:`TensorBuilder` that inserts through the pattern rewriter before
 the op; the values it returns replace the op's results.  So an op defined outside
 strati lowers by the same path once it registers ``lower``.  A graph op left without
-one is an error naming it; ops of other dialects without one are left alone.
+one is an error naming it; ops of other dialects without one are left alone.  ``graph.if`` and
+``graph.loop`` stay, their regions' ops lowered in place (their ``graph.yield`` too stays).
 
 Lowering needs static shapes.  A function whose types still have ``?`` dimensions is
 first refined by shape inference (a ``?`` that inference resolves was only imprecise);
@@ -28,6 +29,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.traits import IsTerminator
 
 from strati.diagnostics import StratiError
 from strati.dialects.graph.lowering import lowered_values
@@ -44,6 +46,8 @@ class LowerThroughRegistry(RewritePattern):
     print_strategy: bool = False
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if op.has_trait(IsTerminator):
+            return  # graph.yield stays: it ends the body of a graph.if or graph.loop
         results = lowered_values(op, TensorBuilder(op, rewriter, self.target, self.print_strategy))
         if results is not None:
             rewriter.replace(op, [], results)

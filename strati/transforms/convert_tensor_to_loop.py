@@ -67,7 +67,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -625,6 +625,60 @@ class FunctionBufferizer:
         outer = self.loops(extents, parallel, emit_body)
         if outer is not None:  # a schedule asked for at the tensor level: on the nest's outermost loop
             outer.attributes.update({k: v for k, v in op.attributes.items() if k.startswith("schedule.")})
+
+    # -- region ops ------------------------------------------------------------------------------
+
+    def outline(self, op: Operation, block: Block, suffix: str) -> tuple[str, list[SSAValue]]:
+        """``block`` (a region of ``op``, ending in a yield) as a private function of the module,
+        bufferized like any: its arguments, then the tensors it reads from above (constants are
+        copied in); its name and those outer values.  The rule of a region op calls it."""
+        inside: set[SSAValue] = set(block.args)
+        for inner in block.walk():
+            inside.update(inner.results)
+            for region in inner.regions:
+                for b in region.blocks:
+                    inside.update(b.args)
+        captures: list[SSAValue] = []
+        for inner in block.walk():
+            for v in inner.operands:
+                if v not in inside and v not in captures:
+                    captures.append(v)
+        constants = [v for v in captures if isinstance(v.owner, arith.ConstantOp)]
+        passed = [v for v in captures if v not in constants]
+        for v in passed:
+            if not isinstance(v.type, TensorType):
+                raise StratiError(f"a region reads the value {v.name_hint or ''} of type {v.type} from above: only tensors can be passed", op)
+        n = len(block.args)
+        new_block = Block(arg_types=[*(a.type for a in block.args), *(v.type for v in passed)])
+        mapper: dict[SSAValue, SSAValue] = dict(zip(block.args, new_block.args[:n]))
+        mapper.update(zip(passed, new_block.args[n:]))
+        for old, new in zip([*block.args, *passed], new_block.args):
+            new.name_hint = old.name_hint
+        for c in constants:
+            clone = c.owner.clone()  # type: ignore[union-attr]
+            new_block.add_op(clone)
+            mapper[c] = clone.results[0]
+        result_types = []
+        for inner in block.ops:
+            if inner is block.last_op:
+                ret = func.ReturnOp(*[mapper.get(v, v) for v in inner.operands])
+                ret.location = inner.location
+                new_block.add_op(ret)
+                result_types = [v.type for v in inner.operands]
+            else:
+                new_block.add_op(inner.clone(value_mapper=mapper))
+        base = f"{self.fn.sym_name.data}_{suffix}"
+        name, k = base, 0
+        while name in self.pool.taken:
+            name, k = f"{base}_{k}", k + 1
+        self.pool.taken.add(name)
+        fn = func.FuncOp(name, FunctionType.from_lists([a.type for a in new_block.args], result_types), Region(new_block), visibility="private")
+        fn.location = op.location
+        self.pool.module.body.block.insert_op_before(fn, self.fn)
+        self.signatures[name] = (len(result_types), dps_signature(fn))
+        FunctionBufferizer(fn, self.signatures, self.pool).run()
+        convert_signature(fn, *self.signatures[name])
+        return name, passed
 
     # -- deallocation --------------------------------------------------------------------------
 

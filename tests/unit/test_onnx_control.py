@@ -1,5 +1,6 @@
 """ONNX If whose condition is known at import: the taken branch replaces it
-(strati/frontends/onnx_control.py); a condition known only at run time is refused."""
+(strati/frontends/onnx_control.py); a condition known only at run time is a graph.if.
+Loop and Scan: tests/unit/test_onnx_loop.py."""
 
 from __future__ import annotations
 
@@ -58,12 +59,17 @@ def test_a_condition_known_at_import_takes_its_branch(x_shape):
     np.testing.assert_allclose(strati.compile(model)(x), want, rtol=1e-6, atol=1e-7)
 
 
-def test_a_condition_known_only_at_run_time_is_refused():
+@pytest.mark.parametrize("flag", [True, False])
+def test_a_condition_known_only_at_run_time_is_a_graph_if(flag):
     model = shape_test_model((2, 3), cond_input=True)
-    with pytest.raises(UnsupportedModelError) as info:
-        import_model(model)
-    assert str(info.value) == "unsupported: If (opset 17) cond input is not a constant"
-    assert info.value.needs_constant == ("flag",)
+    module = import_model(model)
+    assert [op.name for op in find_function(module).body.ops] == ["graph.if", "graph.add", "func.return"]
+    x = np.random.default_rng(1).standard_normal((2, 3)).astype(np.float32)
+    feeds = {"x": x, "flag": np.array(flag)}
+    (want,) = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, feeds)
+    np.testing.assert_allclose(run_function(module, feeds)[0], want, rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(strati.compile(model)(**feeds), want, rtol=1e-6, atol=1e-7)
+    # Bound at import, the condition is a constant again and the taken branch is inlined.
     module = import_model(model, constant_inputs={"flag": np.array(False)})
     assert [op.name for op in find_function(module).body.ops] == ["graph.neg", "graph.add", "func.return"]
 

@@ -972,6 +972,40 @@ def case_if(rng):
         np.testing.assert_array_equal(got, want)
 
 
+@case("Loop", "Scan", draws=2)
+def case_loop_scan(rng):
+    """A Loop (trip count 0 to 4, a carried value, a scan output, an outer value read in the
+    body) and a Scan (running sums, either direction), both graph.loop."""
+    x = randn(rng, shape(rng, 2))
+    vi = lambda name, t=TensorProto.FLOAT, shape=None: helper.make_tensor_value_info(name, t, shape)  # noqa: E731
+    trip = int(rng.integers(0, 5))
+    body = helper.make_graph(
+        [helper.make_node("Add", ["s", "x"], ["s2"]), helper.make_node("Identity", ["c"], ["c2"]), helper.make_node("Tanh", ["s2"], ["e"])],
+        "body", [vi("i", TensorProto.INT64, []), vi("c", TensorProto.BOOL, []), vi("s", shape=list(x.shape))],
+        [vi("c2", TensorProto.BOOL, []), vi("s2", shape=list(x.shape)), vi("e", shape=list(x.shape))],
+    )  # fmt: skip
+    inits = [numpy_helper.from_array(np.array(trip, np.int64), "M"), numpy_helper.from_array(np.array(True), "T")]
+    node = helper.make_node("Loop", ["M", "T", "x"], ["s", "scan"], body=body)
+    scan_body = helper.make_graph(
+        [helper.make_node("Add", ["a", "e"], ["a2"]), helper.make_node("Mul", ["a2", "e"], ["o"])],
+        "scan_body", [vi("a", shape=[x.shape[1]]), vi("e", shape=[x.shape[1]])],
+        [vi("a2", shape=[x.shape[1]]), vi("o", shape=[x.shape[1]])],
+    )  # fmt: skip
+    scan = helper.make_node("Scan", ["x0s", "x"], ["a", "ys"], body=scan_body, num_scan_inputs=1,
+                            scan_input_directions=[int(rng.integers(0, 2))])  # fmt: skip
+    graph = helper.make_graph(
+        [node, helper.make_node("Slice", ["x", "zero", "one"], ["x0"]), helper.make_node("Squeeze", ["x0", "zero"], ["x0s"]), scan],
+        "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, x.shape)], [vi("s"), vi("scan"), vi("a"), vi("ys")],
+        inits + [numpy_helper.from_array(np.array([0], np.int64), "zero"), numpy_helper.from_array(np.array([1], np.int64), "one")],
+    )  # fmt: skip
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    want, _ = run_oracle(model, {"x": x})
+    got = run_strati(model, {"x": x})
+    for a, b in zip(got, want):
+        np.testing.assert_allclose(a, b, rtol=RTOL, atol=ATOL)
+
+
 @case("QuantizeLinear", "DequantizeLinear", "QLinearMatMul", "QLinearConv")
 def case_quantized(rng):
     x = randn(rng, shape(rng, 3)) * 8

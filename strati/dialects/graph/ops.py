@@ -502,8 +502,9 @@ class YieldOp(GraphOp):
         super().__init__(operands=[list(values)])
 
     def verify_(self) -> None:
-        if not isinstance(self.parent_op(), FusedOp):
-            raise VerifyException("expects its parent to be a graph.fused")
+        parent = self.parent_op()
+        if not isinstance(parent, FusedOp) and getattr(parent, "name", None) not in ("graph.if", "graph.loop"):
+            raise VerifyException("expects its parent to be a graph.fused, graph.if or graph.loop")
 
     @classmethod
     def parse(cls, parser: Parser) -> YieldOp:
@@ -642,9 +643,10 @@ class FusedOp(GraphOp):
 # Ops defined in modules of their own: indexing by values, more elementwise functions.
 from strati.dialects.graph.ops_index import *  # noqa: E402,F401,F403
 from strati.dialects.graph.ops_math import *  # noqa: E402,F401,F403
+from strati.dialects.graph.ops_control import CONTROL_OPS, IfOp, LoopOp  # noqa: E402,F401
 
-STRUCTURAL_OPS = [FusedOp, YieldOp]
-"""Ops that structure the graph (fusion groups) rather than compute: in the dialect, not in ALL_OPS."""
+STRUCTURAL_OPS = [FusedOp, YieldOp, *CONTROL_OPS]
+"""Ops that structure the graph (fusion groups, control flow) rather than compute: in the dialect, not in ALL_OPS."""
 
 ALL_OPS = [
     cls
