@@ -115,19 +115,32 @@ _serial = itertools.count()
 def group_source(rules: tuple[Rule, ...]) -> tuple[str, dict[str, Any]]:
     """The source of the group's function ``match(op, rewriter)`` and the names it uses."""
     namespace: dict[str, Any] = {"_UNSET": _UNSET, "Operation": Operation}
+    shared = _common_prefix([r.code.lines for r in rules])
     memo = sorted({m for r in rules for m in r.code.memo})
     lines = ["def match(op, rewriter):", "    o_ = op._operands"]
     lines += [f"    {name} = _UNSET" for name in memo]
+    lines += [f"    {line.removesuffix('break')}return" if line.endswith(": break") else f"    {line}"
+              for line in shared]  # what every rule does first, once
     for rule in rules:
         namespace.update(rule.code.consts)
         rule_name = const(rule)
         namespace[rule_name] = rule
         env = ", ".join(f"{n!r}: {v}" for n, v in rule.code.bound.items())
         lines.append(f"    while True:  # rule {rule.name} ({rule.origin})")
-        lines += [f"        {line}" for line in rule.code.lines]
+        lines += [f"        {line}" for line in rule.code.lines[len(shared):]]
         lines.append(f"        if {rule_name}.rewrite(op, rewriter, {{{env}}}): return")
         lines.append("        break")
     return "\n".join(lines) + "\n", namespace
+
+
+def _common_prefix(blocks: list[list[str]]) -> list[str]:
+    """The lines that all blocks begin with."""
+    prefix: list[str] = []
+    for lines in zip(*blocks):
+        if any(line != lines[0] for line in lines):
+            break
+        prefix.append(lines[0])
+    return prefix
 
 
 def _compile_group(op_name: str, rules: tuple[Rule, ...], path: str) -> Callable[[Operation, PatternRewriter], None]:
