@@ -81,9 +81,10 @@ class Rule(RewritePattern):
     source (``code``), run with the other rules of the op by a :class:`RuleGroup`."""
 
     def __init__(self, name: str, origin: str, benefit: int, roots: tuple[str, ...], text: str,
-                 code: MatchCode, build: Callable[[Env, list[Operation]], SSAValue], type_proven: bool):
+                 code: MatchCode, builds: list[Callable[[Env, list[Operation]], SSAValue]],
+                 type_proven: tuple[bool, ...]):
         self.name, self.origin, self.benefit, self.roots, self.text = name, origin, benefit, roots, text
-        self.code, self.build, self.type_proven = code, build, type_proven
+        self.code, self.builds, self.type_proven = code, builds, type_proven
         self._alone: RuleGroup | None = None
 
     def __repr__(self) -> str:
@@ -101,20 +102,21 @@ class Rule(RewritePattern):
         """Build the replacement of a matched op and replace it; False when a new op does not verify."""
         new_ops: list[Operation] = []
         try:
-            value = self.build(env, new_ops)
+            values = [build(env, new_ops) for build in self.builds]
             for new in new_ops:
                 new.verify(verify_nested_ops=False)
         except VerifyException:  # a new op that does not verify: the rule does not apply here
             _discard(new_ops)
             return False
-        if not self.type_proven and value.type != op.results[0].type:
-            _discard(new_ops)
-            raise StratiError(f"rule '{self.name}' ({self.origin}) would replace a value of type "
-                              f"{op.results[0].type} by one of type {value.type}", op)
+        for value, result, proven in zip(values, op.results, self.type_proven):
+            if not proven and value.type != result.type:
+                _discard(new_ops)
+                raise StratiError(f"rule '{self.name}' ({self.origin}) would replace a value of type "
+                                  f"{result.type} by one of type {value.type}", op)
         for new in new_ops:
             new.location = op.location
         scope = _top(op) if VERIFY_EACH.get() else None
-        rewriter.replace(op, new_ops, [value])
+        rewriter.replace(op, new_ops, values)
         if (fired := FIRED.get()) is not None:
             fired[self.name] += 1
         if scope is not None:
@@ -219,21 +221,43 @@ class _Compiler:
 
     def rule(self, item: RuleDef, text: str) -> Rule:
         roots = self.resolve(item.pattern.op, item.pattern.pos)
-        for name in roots:
-            results = self.op_class(name, item.pattern.pos).get_irdl_definition().results
-            if len(results) != 1 or isinstance(results[0][1], (VarResultDef, OptResultDef)):
-                raise self.error(f"'{name}' does not have exactly one result; a rule replaces one result", item.pattern.pos)
-        scope = _Scope({"result": "value"}, {"result": ("result",)})
+        names = self.result_names(item, roots)
+        replacements = item.replacement if isinstance(item.replacement, list) else [item.replacement]
+        if len(replacements) != len(names):
+            raise self.error(f"rule '{item.name}' replaces {len(names)} result{'s' * (len(names) != 1)}, "
+                             f"not {len(replacements)}", replacements[0].pos)
+        scope = _Scope({}, {}, tuple(names))
         types = _TypeFacts()
         code = MatchCode()
-        code.bound["result"] = code.compute(("result",), "op.results[0]")
+        if item.results is not None:
+            code.guard(f"len(op.results) == {len(names)}")
+        for i, name in enumerate(names):
+            scope.kinds[name], scope.keys[name] = "value", ("result", i)
+            code.bound[name] = code.compute(("result", i), f"op.results[{i}]")
         self.op_pattern(item.pattern, scope, types, code, None)
         for c in item.where:
             self.constraint(c, scope, types, code)
-        build = self.replacement(item.replacement, scope)
-        proven = self.types_agree(item, types, scope)
+        builds = [self.replacement(r, scope) for r in replacements]
+        proven = tuple(self.types_agree(item, r, name, types, scope) for r, name in zip(replacements, names))
         origin = f"{self.path}:{item.pos.line}"
-        return Rule(item.name, origin, item.benefit, roots, text, code, build, proven)
+        return Rule(item.name, origin, item.benefit, roots, text, code, builds, proven)
+
+    def result_names(self, item: RuleDef, roots: tuple[str, ...]) -> list[str]:
+        """The names of the matched op's results: ``result``, or those of ``(a, b) = op(...)``."""
+        pos = item.pattern.pos
+        for name in roots:
+            results = self.op_class(name, pos).get_irdl_definition().results
+            fixed = not any(isinstance(d, (VarResultDef, OptResultDef)) for _, d in results)
+            if item.results is None and (len(results) != 1 or not fixed):
+                raise self.error(f"'{name}' does not have exactly one result; a rule replaces one result", pos)
+            if item.results is not None and fixed and len(results) != len(item.results):
+                raise self.error(f"'{name}' has {len(results)} result{'s' * (len(results) != 1)}, "
+                                 f"not {len(item.results)}", pos)
+        if item.results is None:
+            return ["result"]
+        if len(set(item.results)) != len(item.results):
+            raise self.error("the results of the matched op need different names", item.pos)
+        return item.results
 
     # -- the match, written as Python (strati/parser/matcher.py)
 
@@ -264,11 +288,11 @@ class _Compiler:
             code.compute(key, f"{code.const(param)}({op_var}, {prop.name!r})")
             self.binder(prop.value, scope, "property", code, key)
         if p.type is not None:
-            result = ("result",) if value is None else ("result0", op_key)
-            type_key = ("type", result)
+            type_key = ("type", ("result", 0) if value is None else ("result0", op_key))
             code.compute(type_key, f"{op_var}.results[0].type")
             self.binder(p.type, scope, "type", code, type_key)
-            types.union(("value", "result" if value is None else p.bind or f"#{id(p)}"), types.term(p.type, scope))
+            first = scope.results[0] if value is None else p.bind or f"#{id(p)}"
+            types.union(("value", first), types.term(p.type, scope))
         if value is not None and p.bind is not None:
             self.binder(Ref(p.bind, p.pos), scope, "value", code, value)
 
@@ -394,8 +418,9 @@ class _Compiler:
                 raise self.error(f"unbound name '{r.name}'", r.pos)
             if kind != "value":
                 raise self.error(f"'{r.name}' is a {kind}, not a value", r.pos)
-            if r.name == "result":
-                raise self.error("a rule cannot replace the result by itself", r.pos)
+            if r.name in scope.results:
+                raise self.error("a rule cannot replace the result by itself" if scope.results == ("result",)
+                                 else f"a rule cannot replace the results of an op by '{r.name}', one of them", r.pos)
             name = r.name
             return lambda env, new_ops: env[name]
         names = self.resolve(r.op, r.pos)
@@ -454,20 +479,18 @@ class _Compiler:
 
         return value
 
-    def types_agree(self, item: RuleDef, types: _TypeFacts, scope: _Scope) -> bool:
-        """True when the rule proves its replacement has the result's type; an error when it
-        proves the opposite; False when only an application can tell."""
-        r = item.replacement
+    def types_agree(self, item: RuleDef, r: NewOp | Use, name: str, types: _TypeFacts, scope: _Scope) -> bool:
+        """True when the rule proves the replacement ``r`` has the type of the result ``name``; an
+        error when it proves the opposite; False when only an application can tell."""
         term = ("value", r.name) if isinstance(r, Use) else (types.term(r.type, scope) if r.type is not None else None)
         if term is None:
             return False
-        result = ("value", "result")
+        result = ("value", name)
         if types.find(term) == types.find(result):
             return True
         have, want = types.literal(term, self), types.literal(result, self)
         if have is not None and want is not None and have != want:
-            raise self.error(f"rule '{item.name}' replaces a result of type {want} by a value of type {have}",
-                             item.replacement.pos)
+            raise self.error(f"rule '{item.name}' replaces a result of type {want} by a value of type {have}", r.pos)
         return False
 
 
@@ -475,6 +498,7 @@ class _Compiler:
 class _Scope:
     kinds: dict[str, str]  # name -> "value" | "property" | "type"
     keys: dict[str, Key]  # name -> where the match finds it (strati/parser/matcher.py)
+    results: tuple[str, ...] = ("result",)  # the names of the matched op's results
 
 
 class _TypeFacts:
