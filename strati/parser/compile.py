@@ -64,6 +64,7 @@ from strati.parser.syntax import (
     TypeLit,
     Use,
     Wildcard,
+    format_expr,
 )
 from strati.registry import UnknownName
 
@@ -305,7 +306,7 @@ class _Compiler:
             case Splat():
                 element = ("literal", type(p.value).__name__, repr(p.value))
                 code.guard(code.call(("call", natives.splat, value, element), natives.splat,
-                                     [var(value), code.const(p.value)]))
+                                     [var(value), code.const(p.value)], f"splat {p.text} at {self.at(p.pos)}"))
             case Bind():
                 self.binder(Ref(p.name, p.pos), scope, "value", code, value)
                 if p.type is not None:
@@ -344,20 +345,22 @@ class _Compiler:
             case Call():
                 fn = self.native(natives.FUNCTIONS, "function", e)
                 args = [self.code_expr(a, scope, code) for a in e.args]
-                return self.code_call(fn, args, code)
+                return self.code_call(fn, args, code, e)
         raise TypeError(e)
 
-    @staticmethod
-    def code_call(fn: Callable, args: list[tuple[Key, str]], code: MatchCode) -> tuple[Key, str]:
+    def code_call(self, fn: Callable, args: list[tuple[Key, str]], code: MatchCode, call: Call) -> tuple[Key, str]:
         key = ("call", fn, *(k for k, _ in args))
-        return key, code.call(key, fn, [s for _, s in args])
+        return key, code.call(key, fn, [s for _, s in args], f"{format_expr(call)} at {self.at(call.pos)}")
+
+    def at(self, pos: Pos) -> str:
+        return f"{self.path}:{pos.line}:{pos.col}"
 
     def constraint(self, c: Compare | Call, scope: _Scope, types: _TypeFacts, code: MatchCode) -> None:
         if isinstance(c, Call):
             fn = self.native(natives.CONSTRAINTS, "constraint", c)
             if c.fn == "same_type" and len(c.args) == 2:
                 types.union(types.term(c.args[0], scope), types.term(c.args[1], scope))
-            _, holds = self.code_call(fn, [self.code_expr(a, scope, code) for a in c.args], code)
+            _, holds = self.code_call(fn, [self.code_expr(a, scope, code) for a in c.args], code, c)
             code.guard(holds)
             return
         (_, lhs), (_, rhs) = self.code_expr(c.lhs, scope, code), self.code_expr(c.rhs, scope, code)

@@ -85,13 +85,14 @@ class MatchCode:
             self.lines.append(f"{name} = {source}")
         return name
 
-    def call(self, key: Key, fn: Callable, args: list[str]) -> str:
-        """A native call, made once per matched op across the rules of the group."""
+    def call(self, key: Key, fn: Callable, args: list[str], what: str) -> str:
+        """A native call, made once per matched op across the rules of the group (``what``
+        names it in the source, for tracebacks)."""
         name = var(key)
         if key not in self.done:
             self.done.add(key)
             self.memo.add(name)
-            self.lines.append(f"if {name} is _UNSET: {name} = {self.const(fn)}({', '.join(args)})")
+            self.lines.append(f"if {name} is _UNSET: {name} = {self.const(fn)}({', '.join(args)})  # {what.splitlines()[0] if what else what}")
         return name
 
 
