@@ -92,7 +92,8 @@ class MatchCode:
         if key not in self.done:
             self.done.add(key)
             self.memo.add(name)
-            self.lines.append(f"if {name} is _UNSET: {name} = {self.const(fn)}({', '.join(args)})  # {what.splitlines()[0] if what else what}")
+            note = " ".join(what.split())  # one line, whatever the path holds
+            self.lines.append(f"if {name} is _UNSET: {name} = {self.const(fn)}({', '.join(args)})  # {note}")
         return name
 
 
