@@ -2,9 +2,10 @@
 
 The syntax tree of ``strati.parser.syntax`` is checked against the ops it names (they
 exist, take that many operands, have those properties), the names it uses (bound before
-use) and the natives it calls (registered, with that many arguments), and then turned
-into closures: a matcher per pattern node, a check per constraint, a builder per new op.
-A :class:`Rule` runs them: match, check, build, verify the new ops, replace.
+use) and the natives it calls (registered, with that many arguments).  A rule's match and
+constraints become Python source (a :class:`MatchCode`, joined with the other rules of its
+op into one function by ``matcher.py``); its replacement becomes closures that build the
+new ops.  A :class:`Rule` runs the replacement: build, verify the new ops, replace.
 
 Types: a replacement must have the type of the result it replaces.  When the rule itself
 says so (``x : T`` and ``: T``, ``same_type(x, result)``, ``: type(result)``) nothing is
