@@ -114,12 +114,12 @@ class RuleGroup(RewritePattern):
 _serial = itertools.count()
 
 
-def group_source(rules: tuple[Rule, ...]) -> tuple[str, dict[str, Any]]:
+def group_source(op_name: str, rules: tuple[Rule, ...]) -> tuple[str, dict[str, Any]]:
     """The source of the group's function ``match(op, rewriter)`` and the names it uses."""
     namespace: dict[str, Any] = {"_UNSET": _UNSET, "Operation": Operation}
     shared = _common_prefix([r.code.lines for r in rules])
     memo = sorted({m for r in rules for m in r.code.memo})
-    lines = ["def match(op, rewriter):", "    o_ = op._operands"]
+    lines = ["def match(op, rewriter):", f"    if op.name != {op_name!r}: return", "    o_ = op._operands"]
     lines += [f"    {name} = _UNSET" for name in memo]
     lines += [f"    {line.removesuffix('break')}return" if line.endswith(": break") else f"    {line}"
               for line in shared]  # what every rule does first, once
@@ -146,7 +146,7 @@ def _common_prefix(blocks: list[list[str]]) -> list[str]:
 
 
 def _compile_group(op_name: str, rules: tuple[Rule, ...], path: str) -> Callable[[Operation, PatternRewriter], None]:
-    source, namespace = group_source(rules)
+    source, namespace = group_source(op_name, rules)
     filename = f"<rules {path}: {op_name} #{next(_serial)}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     exec(compile(source, filename, "exec"), namespace)

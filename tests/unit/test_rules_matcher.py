@@ -82,6 +82,25 @@ rule third: graph.neg(y) -> y  where test_counted(y)
         unregister(rules)
 
 
+def test_a_rule_alone_and_a_group_rewrite_only_their_op(tmp_path):
+    _, rules = load(tmp_path, "rule r: graph.neg(graph.neg(x)) -> x  where same_type(x, result)\n")
+    try:
+        module = parse(TWO_NEGS)
+        mul = next(op for op in module.walk() if op.name == "graph.mul")
+        (group,) = rules.patterns_for("graph.neg")
+        for pattern in (rules.rules[0], group):
+            rewriter = PatternRewriter(mul)
+            pattern.match_and_rewrite(mul, rewriter)
+            assert not rewriter.has_done_action
+        b = [op for op in module.walk() if op.name == "graph.neg"][1]  # %b = graph.neg %a
+        rules.rules[0].match_and_rewrite(b, PatternRewriter(b))
+        ret = list(module.body.ops.first.body.ops)[-1]
+        assert [op.name for op in module.body.ops.first.body.ops] == ["graph.neg", "graph.neg", "graph.mul", "func.return"]
+        assert ret.operands[0].name_hint == "x"  # %b is %x now (the dead %a stays for the walker's DCE)
+    finally:
+        unregister(rules)
+
+
 def test_the_first_rule_that_applies_wins_in_benefit_then_file_order(tmp_path, counted):
     path, rules = load(tmp_path, """\
 rule low: graph.neg(graph.neg(x)) -> graph.relu(x)  where test_true(x)
