@@ -87,7 +87,7 @@ class Rule(RewritePattern):
                  type_proven: tuple[bool, ...]):
         self.name, self.origin, self.benefit, self.roots, self.text = name, origin, benefit, roots, text
         self.code, self.builds, self.type_proven = code, builds, type_proven
-        self._alone: RuleGroup | None = None
+        self._alone: dict[str, RuleGroup] = {}  # by op name
 
     def __repr__(self) -> str:
         return f"Rule({self.name} at {self.origin})"
@@ -96,9 +96,9 @@ class Rule(RewritePattern):
         """The rule on its own (a rule set applies its rules by op, in groups)."""
         if op.name not in self.roots:
             return
-        if self._alone is None:
-            self._alone = RuleGroup(op.name, (self,), self.origin)
-        self._alone.match_and_rewrite(op, rewriter)
+        if op.name not in self._alone:
+            self._alone[op.name] = RuleGroup(op.name, (self,), self.origin)
+        self._alone[op.name].match_and_rewrite(op, rewriter)
 
     def rewrite(self, op: Operation, rewriter: PatternRewriter, env: Env) -> bool:
         """Build the replacement of a matched op and replace it; False when a new op does not verify."""
