@@ -6,7 +6,8 @@ inside this benchmark; both tables run under the same driver (xDSL's canonicaliz
 greedy, folding, dead code removal), each on a fresh clone of each module.  Workloads:
 the functions of tests/lit/transforms/canonicalize-graph.mlir (every rule fires there),
 the same file repeated 20 times, and the example models (few rewrites, many ops to try).
-The output IR of the two must be identical; the table says so.
+The output IR of the two must be identical; the table says so.  The one pattern that
+stayed in Python (constants folded through shape ops) is today's in both tables.
 
     .venv/bin/python bench/rules.py [--repeat N] [--commit REV]
 """
@@ -47,7 +48,12 @@ def old_patterns(commit: str) -> dict[str, tuple[RewritePattern, ...]]:
     source = re.sub(r"\nfor _name, _patterns in CANONICALIZATIONS.items\(\):\n.*", "\n", source, flags=re.S)
     module = types.ModuleType("old_canonicalize")
     exec(compile(source, f"{commit}:{OLD_FILE}", "exec"), module.__dict__)
-    return module.CANONICALIZATIONS
+    # The constant folding through shape ops was not replaced by rules (and has changed since):
+    # both tables use today's, so that the two differ only in what the rules replaced.
+    from strati.dialects.graph.attrs.canonicalize import FOLD_SHAPE
+
+    return {name: tuple(FOLD_SHAPE if type(p).__name__ == "FoldShapeOfConstant" else p for p in patterns)
+            for name, patterns in module.CANONICALIZATIONS.items()}
 
 
 def new_patterns() -> dict[str, tuple[RewritePattern, ...]]:

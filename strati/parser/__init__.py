@@ -15,6 +15,7 @@ from pathlib import Path
 
 from strati import registry
 from strati.parser.compile import Rule, RuleSet, compile_rules
+from strati.parser.matcher import RuleGroup
 from strati.parser.syntax import RuleError, format_rules, parse_rules
 from strati.registry import Registry, RegistryConflict
 
@@ -60,7 +61,7 @@ def register_canonicalization(rules: RuleSet) -> None:
     patterns already registered (at one level above them, so the registry records both)."""
     for op_name in rules.roots():
         entry = registry.op_attrs(op_name).get("canonicalize")
-        old = () if entry is None else tuple(p for p in entry.value if not (isinstance(p, Rule) and p in rules.rules))
+        old = () if entry is None else tuple(p for p in entry.value if not (isinstance(p, RuleGroup) and p.rules[0] in rules.rules))
         level = registry.DEFAULT_LEVEL if entry is None else entry.level + 1
         registry.register_op_attr(op_name, "canonicalize", (*old, *rules.patterns_for(op_name)), level=level)
 

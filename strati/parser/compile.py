@@ -2,9 +2,10 @@
 
 The syntax tree of ``strati.parser.syntax`` is checked against the ops it names (they
 exist, take that many operands, have those properties), the names it uses (bound before
-use) and the natives it calls (registered, with that many arguments), and then turned
-into closures: a matcher per pattern node, a check per constraint, a builder per new op.
-A :class:`Rule` runs them: match, check, build, verify the new ops, replace.
+use) and the natives it calls (registered, with that many arguments).  A rule's match and
+constraints become Python source (a :class:`MatchCode`, joined with the other rules of its
+op into one function by ``matcher.py``); its replacement becomes closures that build the
+new ops.  A :class:`Rule` runs the replacement: build, verify the new ops, replace.
 
 Types: a replacement must have the type of the result it replaces.  When the rule itself
 says so (``x : T`` and ``: T``, ``same_type(x, result)``, ``: type(result)``) nothing is
@@ -19,7 +20,7 @@ import inspect
 from collections import Counter
 from collections.abc import Callable
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from xdsl.context import Context
@@ -44,6 +45,7 @@ from strati import registry
 from strati.diagnostics import StratiError, diagnostic_message
 from strati.dialects.uniform import coerce_property, describe, group_by_defs, param, satisfies
 from strati.parser import natives
+from strati.parser.matcher import Key, MatchCode, RuleGroup, var
 from strati.parser.syntax import (
     Bind,
     Call,
@@ -63,6 +65,7 @@ from strati.parser.syntax import (
     TypeLit,
     Use,
     Wildcard,
+    format_expr,
 )
 from strati.registry import UnknownName
 
@@ -76,42 +79,46 @@ FIRED: ContextVar[Counter | None] = ContextVar("strati_rules_fired", default=Non
 
 
 class Rule(RewritePattern):
-    """One rule of a rules file, applicable to the ops named ``roots``."""
+    """One rule of a rules file, applicable to the ops named ``roots``.  Its match is Python
+    source (``code``), run with the other rules of the op by a :class:`RuleGroup`."""
 
     def __init__(self, name: str, origin: str, benefit: int, roots: tuple[str, ...], text: str,
-                 match: Callable[[Operation, Env], bool], checks: list[Callable[[Env], bool]],
-                 build: Callable[[Env, list[Operation]], SSAValue], type_proven: bool):
+                 code: MatchCode, builds: list[Callable[[Env, list[Operation]], SSAValue]],
+                 type_proven: tuple[bool, ...]):
         self.name, self.origin, self.benefit, self.roots, self.text = name, origin, benefit, roots, text
-        self.match, self.checks, self.build, self.type_proven = match, checks, build, type_proven
+        self.code, self.builds, self.type_proven = code, builds, type_proven
+        self._alone: dict[str, RuleGroup] = {}  # by op name
 
     def __repr__(self) -> str:
         return f"Rule({self.name} at {self.origin})"
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        """The rule on its own (a rule set applies its rules by op, in groups)."""
         if op.name not in self.roots:
             return
-        env: Env = {"result": op.results[0]}
-        if not self.match(op, env):
-            return
-        for check in self.checks:
-            if not check(env):
-                return
+        if op.name not in self._alone:
+            self._alone[op.name] = RuleGroup(op.name, (self,), self.origin)
+        self._alone[op.name].match_and_rewrite(op, rewriter)
+
+    def rewrite(self, op: Operation, rewriter: PatternRewriter, env: Env) -> bool:
+        """Build the replacement of a matched op and replace it; False when a new op does not verify."""
         new_ops: list[Operation] = []
         try:
-            value = self.build(env, new_ops)
+            values = [build(env, new_ops) for build in self.builds]
             for new in new_ops:
                 new.verify(verify_nested_ops=False)
         except VerifyException:  # a new op that does not verify: the rule does not apply here
             _discard(new_ops)
-            return
-        if not self.type_proven and value.type != op.results[0].type:
-            _discard(new_ops)
-            raise StratiError(f"rule '{self.name}' ({self.origin}) would replace a value of type "
-                              f"{op.results[0].type} by one of type {value.type}", op)
+            return False
+        for value, result, proven in zip(values, op.results, self.type_proven):
+            if not proven and value.type != result.type:
+                _discard(new_ops)
+                raise StratiError(f"rule '{self.name}' ({self.origin}) would replace a value of type "
+                                  f"{result.type} by one of type {value.type}", op)
         for new in new_ops:
             new.location = op.location
         scope = _top(op) if VERIFY_EACH.get() else None
-        rewriter.replace(op, new_ops, [value])
+        rewriter.replace(op, new_ops, values)
         if (fired := FIRED.get()) is not None:
             fired[self.name] += 1
         if scope is not None:
@@ -120,6 +127,7 @@ class Rule(RewritePattern):
             except VerifyException as err:
                 raise StratiError(f"rule '{self.name}' ({self.origin}) produced IR that does not verify: "
                                   f"{diagnostic_message(err)}", new_ops[-1] if new_ops else None) from None
+        return True
 
 
 def _discard(ops: list[Operation]) -> None:
@@ -139,13 +147,21 @@ class RuleSet:
 
     path: str
     rules: list[Rule]
+    _groups: dict[str, tuple[RewritePattern, ...]] = field(default_factory=dict, repr=False)
 
     def roots(self) -> list[str]:
         return sorted({name for rule in self.rules for name in rule.roots})
 
-    def patterns_for(self, op_name: str) -> tuple[Rule, ...]:
+    def rules_for(self, op_name: str) -> tuple[Rule, ...]:
         """The rules for one op, highest benefit first (file order among equals)."""
         return tuple(sorted((r for r in self.rules if op_name in r.roots), key=lambda r: -r.benefit))
+
+    def patterns_for(self, op_name: str) -> tuple[RewritePattern, ...]:
+        """The rules for one op as one pattern (one compiled function), or none."""
+        if op_name not in self._groups:
+            rules = self.rules_for(op_name)
+            self._groups[op_name] = (RuleGroup(op_name, rules, self.path),) if rules else ()
+        return self._groups[op_name]
 
 
 # --- the compiler ----------------------------------------------------------------------
@@ -207,95 +223,151 @@ class _Compiler:
 
     def rule(self, item: RuleDef, text: str) -> Rule:
         roots = self.resolve(item.pattern.op, item.pattern.pos)
-        for name in roots:
-            results = self.op_class(name, item.pattern.pos).get_irdl_definition().results
-            if len(results) != 1 or isinstance(results[0][1], (VarResultDef, OptResultDef)):
-                raise self.error(f"'{name}' does not have exactly one result; a rule replaces one result", item.pattern.pos)
-        scope = _Scope({"result": "value"})
+        names = self.result_names(item, roots)
+        replacements = item.replacement if isinstance(item.replacement, list) else [item.replacement]
+        if len(replacements) != len(names):
+            raise self.error(f"rule '{item.name}' replaces {len(names)} result{'s' * (len(names) != 1)}, "
+                             f"not {len(replacements)}", replacements[0].pos)
+        scope = _Scope({}, {}, tuple(names))
         types = _TypeFacts()
-        match = self.op_pattern(item.pattern, scope, types, root=True)
-        checks = [self.constraint(c, scope, types) for c in item.where]
-        build = self.replacement(item.replacement, scope)
-        proven = self.types_agree(item, types, scope)
+        code = MatchCode()
+        if item.results is not None:
+            code.guard(f"len(op.results) == {len(names)}")
+        for i, name in enumerate(names):
+            scope.kinds[name], scope.keys[name] = "value", ("result", i)
+            code.bound[name] = code.compute(("result", i), f"op.results[{i}]")
+        self.op_pattern(item.pattern, scope, types, code, None)
+        for c in item.where:
+            self.constraint(c, scope, types, code)
+        builds = [self.replacement(r, scope) for r in replacements]
+        proven = tuple(self.types_agree(item, r, name, types, scope) for r, name in zip(replacements, names))
         origin = f"{self.path}:{item.pos.line}"
-        return Rule(item.name, origin, item.benefit, roots, text, match, checks, build, proven)
+        return Rule(item.name, origin, item.benefit, roots, text, code, builds, proven)
 
-    def op_pattern(self, p: OpPattern, scope: _Scope, types: _TypeFacts, root: bool = False):
+    def result_names(self, item: RuleDef, roots: tuple[str, ...]) -> list[str]:
+        """The names of the matched op's results: ``result``, or those of ``(a, b) = op(...)``."""
+        pos = item.pattern.pos
+        for name in roots:
+            results = self.op_class(name, pos).get_irdl_definition().results
+            fixed = not any(isinstance(d, (VarResultDef, OptResultDef)) for _, d in results)
+            if item.results is None and (len(results) != 1 or not fixed):
+                raise self.error(f"'{name}' does not have exactly one result; a rule replaces one result", pos)
+            if item.results is not None and fixed and len(results) != len(item.results):
+                raise self.error(f"'{name}' has {len(results)} result{'s' * (len(results) != 1)}, "
+                                 f"not {len(item.results)}", pos)
+        if item.results is None:
+            return ["result"]
+        if len(set(item.results)) != len(item.results):
+            raise self.error("the results of the matched op need different names", item.pos)
+        return item.results
+
+    # -- the match, written as Python (strati/parser/matcher.py)
+
+    def op_pattern(self, p: OpPattern, scope: _Scope, types: _TypeFacts, code: MatchCode, value: Key | None) -> None:
+        """Guards for the op that defines ``value`` (the matched op itself when None)."""
         names = self.resolve(p.op, p.pos)
         for name in names:
             self.check_arity(name, len(p.args), p.pos)
-        subs = [self.value_pattern(a, scope, types) for a in p.args]
-        props = []
+        if value is None:
+            if p.bind:
+                raise self.error("the matched op's result is always named 'result'", p.pos)
+            op_key, op_var, operands = ("op",), "op", "o_"
+            code.guard(f"len(o_) == {len(p.args)}")
+        else:
+            op_key = ("owner", value)
+            op_var = code.compute(op_key, f"{var(value)}.owner")
+            operands = f"{op_var}._operands"
+            code.guard(f"isinstance({op_var}, Operation) and {op_var}.name in {code.const(frozenset(names))} "
+                       f"and len({operands}) == {len(p.args)}")
+        for i, arg in enumerate(p.args):
+            key = ("operand", op_key, i)
+            code.compute(key, f"{operands}[{i}]")
+            self.value_pattern(arg, scope, types, code, key)
         for prop in p.props:
             for name in names:
                 self.prop_def(name, prop.name, prop.pos)
-            props.append((prop.name, self.binder(prop.value, scope, "property")))
-        value_name = "result" if root else p.bind
-        if root and p.bind:
-            raise self.error("the matched op's result is always named 'result'", p.pos)
-        type_check = None
+            key = ("prop", op_key, prop.name)
+            code.compute(key, f"{code.const(param)}({op_var}, {prop.name!r})")
+            self.binder(prop.value, scope, "property", code, key)
         if p.type is not None:
-            type_check = self.binder(p.type, scope, "type")
-            types.union(("value", value_name or f"#{id(p)}"), types.term(p.type, scope))
-        bind = None if root or p.bind is None else self.binder(Ref(p.bind, p.pos), scope, "value")
-        arity, name_set = len(subs), frozenset(names)
+            type_key = ("type", ("result", 0) if value is None else ("result0", op_key))
+            code.compute(type_key, f"{op_var}.results[0].type")
+            self.binder(p.type, scope, "type", code, type_key)
+            first = scope.results[0] if value is None else p.bind or f"#{id(p)}"
+            types.union(("value", first), types.term(p.type, scope))
+        if value is not None and p.bind is not None:
+            self.binder(Ref(p.bind, p.pos), scope, "value", code, value)
 
-        def match_op(op: Operation, env: Env) -> bool:
-            if op.name not in name_set or len(op.operands) != arity:
-                return False
-            for sub, operand in zip(subs, op.operands):
-                if not sub(operand, env):
-                    return False
-            for prop_name, binder in props:
-                if not binder(param(op, prop_name), env):
-                    return False
-            return type_check is None or type_check(op.results[0].type, env)
-
-        if root:
-            return match_op
-
-        def match_value(value: SSAValue, env: Env) -> bool:
-            owner = value.owner
-            if not (isinstance(owner, Operation) and match_op(owner, env)):
-                return False
-            return bind is None or bind(value, env)
-
-        return match_value
-
-    def value_pattern(self, p: Pattern, scope: _Scope, types: _TypeFacts):
+    def value_pattern(self, p: Pattern, scope: _Scope, types: _TypeFacts, code: MatchCode, value: Key) -> None:
         match p:
             case OpPattern():
-                return self.op_pattern(p, scope, types)
+                self.op_pattern(p, scope, types, code, value)
             case Wildcard():
-                return lambda value, env: True
+                pass
             case Splat():
-                element = p.value
-                return lambda value, env: natives.splat(value, element)
+                element = ("literal", type(p.value).__name__, repr(p.value))
+                code.guard(code.call(("call", natives.splat, value, element), natives.splat,
+                                     [var(value), code.const(p.value)], f"splat {p.text} at {self.at(p.pos)}"))
             case Bind():
-                bind = self.binder(Ref(p.name, p.pos), scope, "value")
-                if p.type is None:
-                    return bind
-                type_check = self.binder(p.type, scope, "type")
-                types.union(("value", p.name), types.term(p.type, scope))
-                return lambda value, env: bind(value, env) and type_check(value.type, env)
-        raise TypeError(p)
+                self.binder(Ref(p.name, p.pos), scope, "value", code, value)
+                if p.type is not None:
+                    type_key = ("type", value)
+                    code.compute(type_key, f"{var(value)}.type")
+                    self.binder(p.type, scope, "type", code, type_key)
+                    types.union(("value", p.name), types.term(p.type, scope))
+            case _:
+                raise TypeError(p)
 
-    def binder(self, e: Expr, scope: _Scope, kind: str) -> Callable[[Any, Env], bool]:
-        """A matcher of a value against ``e``: an unbound name binds it, anything else must equal it."""
+    def binder(self, e: Expr, scope: _Scope, kind: str, code: MatchCode, key: Key) -> None:
+        """Match what ``key`` holds against ``e``: an unbound name binds it, anything else must equal it."""
         if isinstance(e, Ref) and e.name not in scope.kinds:
-            scope.kinds[e.name] = kind
-            name = e.name
+            scope.kinds[e.name], scope.keys[e.name] = kind, key
+            code.bound[e.name] = var(key)
+        elif isinstance(e, Ref) and kind == "value" and scope.kinds[e.name] == "value":
+            code.guard(f"{var(key)} is {code.bound[e.name]}")
+        else:
+            _, other = self.code_expr(e, scope, code)
+            code.guard(f"{code.const(_equal)}({var(key)}, {other})")
 
-            def bind(value: Any, env: Env) -> bool:
-                env[name] = value
-                return True
+    def code_expr(self, e: Expr, scope: _Scope, code: MatchCode) -> tuple[Key, str]:
+        """An expression of a constraint: its structural key (for sharing calls) and its source."""
+        match e:
+            case Ref():
+                if e.name not in scope.kinds:
+                    raise self.error(f"unbound name '{e.name}'", e.pos)
+                return scope.keys[e.name], code.bound[e.name]
+            case Lit():
+                return ("literal", type(e.value).__name__, repr(e.value)), code.const(e.value)
+            case TypeLit():
+                return ("literal", "type", e.text), code.const(self.parse_type(e))
+            case ListLit():
+                items = [self.code_expr(i, scope, code) for i in e.items]
+                return ("list", *(k for k, _ in items)), "(" + "".join(f"{s}, " for _, s in items) + ")"
+            case Call():
+                fn = self.native(natives.FUNCTIONS, "function", e)
+                args = [self.code_expr(a, scope, code) for a in e.args]
+                return self.code_call(fn, args, code, e)
+        raise TypeError(e)
 
-            return bind
-        if isinstance(e, Ref) and kind == "value" and scope.kinds[e.name] == "value":
-            name = e.name
-            return lambda value, env: env[name] is value
-        get = self.expr(e, scope)
-        return lambda value, env: _equal(value, get(env))
+    def code_call(self, fn: Callable, args: list[tuple[Key, str]], code: MatchCode, call: Call) -> tuple[Key, str]:
+        key = ("call", fn, *(k for k, _ in args))
+        return key, code.call(key, fn, [s for _, s in args], f"{format_expr(call)} at {self.at(call.pos)}")
+
+    def at(self, pos: Pos) -> str:
+        return f"{self.path}:{pos.line}:{pos.col}"
+
+    def constraint(self, c: Compare | Call, scope: _Scope, types: _TypeFacts, code: MatchCode) -> None:
+        if isinstance(c, Call):
+            fn = self.native(natives.CONSTRAINTS, "constraint", c)
+            if c.fn == "same_type" and len(c.args) == 2:
+                types.union(types.term(c.args[0], scope), types.term(c.args[1], scope))
+            _, holds = self.code_call(fn, [self.code_expr(a, scope, code) for a in c.args], code, c)
+            code.guard(holds)
+            return
+        (_, lhs), (_, rhs) = self.code_expr(c.lhs, scope, code), self.code_expr(c.rhs, scope, code)
+        if c.op == "==":
+            types.union(types.term(c.lhs, scope), types.term(c.rhs, scope))
+        code.guard(f"{code.const(_compare)}({code.const(_COMPARE[c.op])}, {lhs}, {rhs})")
 
     # -- expressions and constraints
 
@@ -319,18 +391,6 @@ class _Compiler:
                 fn = self.native(natives.FUNCTIONS, "function", e)
                 return _apply(fn, [self.expr(a, scope) for a in e.args])
         raise TypeError(e)
-
-    def constraint(self, c: Compare | Call, scope: _Scope, types: _TypeFacts) -> Callable[[Env], bool]:
-        if isinstance(c, Call):
-            fn = self.native(natives.CONSTRAINTS, "constraint", c)
-            if c.fn == "same_type" and len(c.args) == 2:
-                types.union(types.term(c.args[0], scope), types.term(c.args[1], scope))
-            return _apply(fn, [self.expr(a, scope) for a in c.args])
-        lhs, rhs = self.expr(c.lhs, scope), self.expr(c.rhs, scope)
-        if c.op == "==":
-            types.union(types.term(c.lhs, scope), types.term(c.rhs, scope))
-        compare = _COMPARE[c.op]
-        return lambda env: _compare(compare, lhs(env), rhs(env))
 
     def native(self, table: registry.Registry, what: str, call: Call) -> Callable:
         try:
@@ -362,8 +422,9 @@ class _Compiler:
                 raise self.error(f"unbound name '{r.name}'", r.pos)
             if kind != "value":
                 raise self.error(f"'{r.name}' is a {kind}, not a value", r.pos)
-            if r.name == "result":
-                raise self.error("a rule cannot replace the result by itself", r.pos)
+            if r.name in scope.results:
+                raise self.error("a rule cannot replace the result by itself" if scope.results == ("result",)
+                                 else f"a rule cannot replace the results of an op by '{r.name}', one of them", r.pos)
             name = r.name
             return lambda env, new_ops: env[name]
         names = self.resolve(r.op, r.pos)
@@ -422,26 +483,26 @@ class _Compiler:
 
         return value
 
-    def types_agree(self, item: RuleDef, types: _TypeFacts, scope: _Scope) -> bool:
-        """True when the rule proves its replacement has the result's type; an error when it
-        proves the opposite; False when only an application can tell."""
-        r = item.replacement
+    def types_agree(self, item: RuleDef, r: NewOp | Use, name: str, types: _TypeFacts, scope: _Scope) -> bool:
+        """True when the rule proves the replacement ``r`` has the type of the result ``name``; an
+        error when it proves the opposite; False when only an application can tell."""
         term = ("value", r.name) if isinstance(r, Use) else (types.term(r.type, scope) if r.type is not None else None)
         if term is None:
             return False
-        result = ("value", "result")
+        result = ("value", name)
         if types.find(term) == types.find(result):
             return True
         have, want = types.literal(term, self), types.literal(result, self)
         if have is not None and want is not None and have != want:
-            raise self.error(f"rule '{item.name}' replaces a result of type {want} by a value of type {have}",
-                             item.replacement.pos)
+            raise self.error(f"rule '{item.name}' replaces a result of type {want} by a value of type {have}", r.pos)
         return False
 
 
 @dataclass
 class _Scope:
     kinds: dict[str, str]  # name -> "value" | "property" | "type"
+    keys: dict[str, Key]  # name -> where the match finds it (strati/parser/matcher.py)
+    results: tuple[str, ...] = ("result",)  # the names of the matched op's results
 
 
 class _TypeFacts:

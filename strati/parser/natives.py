@@ -142,13 +142,15 @@ def splat(value: SSAValue, element: int | float) -> bool:
     array = known_array(value)
     if array is None or array.size == 0 or array.dtype.kind not in "iuf":
         return False
-    if array.flat[0] != element:  # most constants are not splats: settle it on one element
+    first = array.flat[0]
+    if first != element:  # most constants are not splats: settle it on one element
         return False
-    if not bool(np.all(array == element)):
+    stored_once = all(s == 0 for s in array.strides)  # a splat stored (or broadcast) once: one element says all
+    if not stored_once and not bool(np.all(array == element)):
         return False
     if array.dtype.kind == "f" and element == 0:
         want = bool(np.signbit(float(element)))
-        return bool(np.all(np.signbit(array) == want))
+        return bool(np.signbit(first)) == want if stored_once else bool(np.all(np.signbit(array) == want))
     return True
 
 

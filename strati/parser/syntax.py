@@ -159,9 +159,10 @@ class RuleDef:
     name: str
     benefit: int
     pattern: OpPattern
-    replacement: Replacement
+    replacement: Replacement | list[Replacement]  # a list: one per result, with ``results``
     where: list[Constraint] = field(default_factory=list)
     pos: Pos = Pos(0, 0)
+    results: list[str] | None = None  # ``(a, b) = op(...)``: the names of the matched op's results
 
 
 # --- parsing ---------------------------------------------------------------------------
@@ -193,11 +194,17 @@ class _Build(lark.Transformer):
         return OpSet(str(name), [(str(o), _pos(o)) for o in ops], Pos(meta.line, meta.column))
 
     def rule(self, meta, items):
-        name, benefit, pattern, replacement, where = items
+        name, benefit, results, pattern, replacement, where = items
         if not isinstance(pattern, OpPattern):
             raise RuleError("a rule must match an op, not a single value", "", *_at(pattern))
         return RuleDef(str(name), benefit if benefit is not None else 1, pattern, replacement, where or [],
-                       Pos(name.line, name.column))
+                       Pos(name.line, name.column), results)
+
+    def results(self, meta, items):
+        return [str(i) for i in items]
+
+    def replacement_list(self, meta, items):
+        return list(items)
 
     def benefit(self, meta, items):
         return int(items[0])
@@ -361,7 +368,10 @@ def format_item(item: OpSet | RuleDef) -> str:
     if isinstance(item, OpSet):
         return f"ops {item.name} = " + " | ".join(name for name, _ in item.ops)
     head = f"rule {item.name}" + (f" benefit {item.benefit}" if item.benefit != 1 else "")
-    text = f"{head}:\n  {format_pattern(item.pattern)}\n  -> {format_replacement(item.replacement)}"
+    results = "" if item.results is None else "(" + ", ".join(item.results) + ") = "
+    r = item.replacement
+    replacement = "(" + ", ".join(map(format_replacement, r)) + ")" if isinstance(r, list) else format_replacement(r)
+    text = f"{head}:\n  {results}{format_pattern(item.pattern)}\n  -> {replacement}"
     if item.where:
         text += "\n  where " + ", ".join(map(format_constraint, item.where))
     return text

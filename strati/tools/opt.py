@@ -333,6 +333,7 @@ def run(argv: list[str] | None = None) -> int:
         from strati.transforms.apply_rules import ApplyRulesPass
 
         import strati.dialects.graph  # noqa: F401  (its canonicalize rules)
+        import strati.transforms.simplify_inference  # noqa: F401  (its rules)
 
         VERIFY_EACH.set(args.verify_each)
         if args.print_rules:

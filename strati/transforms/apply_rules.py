@@ -21,15 +21,15 @@ from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from strati.diagnostics import StratiError
-from strati.parser import Rule, RuleSet, load_rules
+from strati.parser import RuleSet, load_rules
 from strati.parser.compile import FIRED, VERIFY_EACH
 
 
 class ByRootOp(RewritePattern):
-    """A rule set's rules, looked up by the matched op's name, highest benefit first."""
+    """A rule set's rules, looked up by the matched op's name (one compiled group per op)."""
 
     def __init__(self, rules: RuleSet):
-        self.table: dict[str, tuple[Rule, ...]] = {name: rules.patterns_for(name) for name in rules.roots()}
+        self.table: dict[str, tuple[RewritePattern, ...]] = {name: rules.patterns_for(name) for name in rules.roots()}
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         for rule in self.table.get(op.name, ()):

@@ -11,7 +11,8 @@
 - Any other ``graph.batch_norm`` with constant parameters: one ``graph.mul`` by ``s``
   and one ``graph.add`` of ``bias - mean * s``, per-channel constants shaped
   ``(C, 1, ..., 1)`` that broadcast over the dimensions after the channel.
-- ``graph.dropout`` (inference mode) and ``graph.identity``: removed.
+- ``graph.dropout`` (inference mode) and ``graph.identity``: removed (a rule, in
+  ``simplify_inference.rules``).
 
 The new parameters are computed in float64 with numpy and rounded once to the
 weight's (or input's) element type; new ``graph.constant`` ops hold them as bytes.
@@ -24,6 +25,7 @@ other dead pure op).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from xdsl.context import Context
@@ -38,9 +40,11 @@ from xdsl.pattern_rewriter import (
 )
 
 from strati.dense import dense_from_numpy, to_dtype
+from strati.parser import load_rules
 from strati.parser.natives import known_array as constant_array
 from strati.dialects.graph.ops import AddOp, ConstantOp, MulOp
 from strati.dialects.shapes import shape_of
+from strati.transforms.apply_rules import ByRootOp
 
 
 def _constants(values: list[SSAValue]) -> list[np.ndarray] | None:
@@ -179,16 +183,10 @@ class BatchNormToScaleShift(RewritePattern):
         rewriter.replace(op, [s_op, shift_op, mul, add])
 
 
-class RemoveInferenceIdentity(RewritePattern):
-    """graph.dropout (inference mode) and graph.identity are their operand."""
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
-        if op.name in ("graph.dropout", "graph.identity") and op.operands[0].type == op.results[0].type:
-            rewriter.replace(op, [], [op.operands[0]])
-
+RULES_FILE = Path(__file__).with_suffix(".rules")
 
 PATTERNS: tuple[RewritePattern, ...] = (
-    RemoveInferenceIdentity(),
+    ByRootOp(load_rules(RULES_FILE)),  # dropout and identity
     FoldBatchNormIntoConv(),
     FoldBatchNormIntoGemm(),
     BatchNormToScaleShift(),

@@ -186,7 +186,7 @@ def test_plugin_rules_extend_canonicalize_and_keep_the_values():
     try:
         register_canonicalization(load_rules(PLUGINS / "softplus.rules"))
         patterns = registry.get_op_attr("graph.sub", "canonicalize")
-        assert patterns[: len(before.value)] == before.value and patterns[-1].name == "softplus_difference"
+        assert patterns[: len(before.value)] == before.value and [r.name for r in patterns[-1].rules] == ["softplus_difference"]
         module = parse("""\
 func.func @main(%x: tensor<64xf32>) -> tensor<64xf32> {
   %a = demo.softplus %x : tensor<64xf32>
