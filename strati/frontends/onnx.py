@@ -1648,6 +1648,15 @@ def _check_conv_transpose(info: NodeInfo) -> list[str]:
     return out
 
 
+def _window_ints(n: Node, name: str, default: list[int] | None, counts: tuple[int, ...], nsp: int) -> list[int] | None:
+    """An int-list attribute of a window op, refused in one line unless it has one of ``counts`` values."""
+    values = n.ints(name, default)
+    if values is not None and len(values) not in counts:
+        expected = " or ".join(str(c) for c in counts)
+        raise NodeError(f"'{name}' has {len(values)} values, {expected} expected for a kernel of {nsp} dimensions")
+    return values
+
+
 @op("ConvTranspose", check=_check_conv_transpose)
 def _conv_transpose(n: Node):
     """As a convolution of the input spread out by the strides (zeros between), padded by
@@ -1664,23 +1673,35 @@ def _conv_transpose(n: Node):
     elif nsp != 2:
         raise NodeError(f"transposed convolution with {nsp} spatial dimensions is not supported")
 
-    def spatial(name: str, default: int) -> list[int]:
-        values = n.ints(name, [default] * nsp)
+    def spatial(name: str, default: int, lowest: int) -> list[int]:
+        values = _window_ints(n, name, [default] * nsp, (nsp,), nsp)
+        if any(v < lowest for v in values):
+            raise NodeError(f"'{name}' {values} must be at least {lowest}")
         return ([default] + values) if nsp == 1 else values
 
-    strides, dilations = spatial("strides", 1), spatial("dilations", 1)
-    output_padding = spatial("output_padding", 0)
+    strides, dilations = spatial("strides", 1, 1), spatial("dilations", 1, 1)
+    output_padding = spatial("output_padding", 0, 0)
+    if any(p >= max(s, d) for p, s, d in zip(output_padding, strides, dilations)):
+        raise NodeError(f"'output_padding' {output_padding[-nsp:]} must be less than the stride or the dilation")
     groups = n.a("group", 1)
+    if xs[1] != ws[0]:
+        raise NodeError(f"input of {xs[1]} channels and a weight for {ws[0]}")
+    if groups < 1 or ws[0] % groups:
+        raise NodeError(f"group {groups} does not divide the {ws[0]} input channels")
+    if n.a("kernel_shape") is not None and list(n.a("kernel_shape")) != list(ws[-nsp:]):
+        raise NodeError(f"kernel_shape {list(n.a('kernel_shape'))} differs from the weight's {list(ws[-nsp:])}")
     kernel = list(ws[2:])
     in_sizes = list(xs[2:])
     natural = [s * (i - 1) + op_ + (k - 1) * d + 1 for s, i, op_, k, d in zip(strides, in_sizes, output_padding, kernel, dilations)]
     auto_pad = n.a("auto_pad", "NOTSET")
-    output_shape = n.ints("output_shape")
+    output_shape = _window_ints(n, "output_shape", None, (nsp, nsp + 2), nsp)
+    if output_shape is not None and any(t < 1 for t in output_shape[-nsp:]):
+        raise NodeError(f"'output_shape' {output_shape} must be positive")
     if output_shape is not None or auto_pad in ("SAME_UPPER", "SAME_LOWER"):
         if output_shape is None:
             targets = [i * s for i, s in zip(in_sizes, strides)]
         else:
-            targets = ([1] + list(output_shape)) if nsp == 1 else list(output_shape[-2:])
+            targets = ([1] + list(output_shape[-1:])) if nsp == 1 else list(output_shape[-2:])
         total = [nat - t for nat, t in zip(natural, targets)]
         if auto_pad == "SAME_UPPER":
             begins = [t // 2 for t in total]
@@ -1691,7 +1712,7 @@ def _conv_transpose(n: Node):
     elif auto_pad == "VALID":
         begins, ends = [0, 0], [0, 0]
     else:
-        pads = n.ints("pads", [0] * (2 * nsp))
+        pads = _window_ints(n, "pads", [0] * (2 * nsp), (2 * nsp,), nsp)
         if nsp == 1:
             begins, ends = [0, pads[0]], [0, pads[1]]
         else:
