@@ -482,13 +482,35 @@ def _inline_functions(model: onnx.ModelProto) -> onnx.ModelProto:
         return model
 
 
+DATA_PROP_ELEMENTS = 1 << 16
+"""onnx's data propagation makes a dimension of each element of a rank-0/1 integer tensor (3 s for
+2**24 into an Unsqueeze); shapes are short, so it runs only when every such tensor is at most this long."""
+
+
+def _short_integer_vectors(graph: onnx.GraphProto) -> bool:
+    for vi in [*graph.input, *graph.value_info, *graph.output]:
+        t = vi.type.tensor_type
+        dims = [d.dim_value if d.HasField("dim_value") else 1 for d in t.shape.dim]
+        if t.elem_type in _INTEGER_TYPES and len(dims) <= 1 and math.prod(dims) > DATA_PROP_ELEMENTS:
+            return False
+    if any(len(i.dims) <= 1 and math.prod(i.dims) > DATA_PROP_ELEMENTS for i in graph.initializer if i.data_type in _INTEGER_TYPES):
+        return False
+    return all(_short_integer_vectors(a.g) for n in graph.node for a in n.attribute if a.HasField("g"))
+
+
+_INTEGER_TYPES = {TensorProto.INT8, TensorProto.INT16, TensorProto.INT32, TensorProto.INT64,
+                  TensorProto.UINT8, TensorProto.UINT16, TensorProto.UINT32, TensorProto.UINT64}  # fmt: skip
+
+
 def _shape_inference(model: onnx.ModelProto) -> dict[str, onnx.TypeProto]:
     types: dict[str, onnx.TypeProto] = {}
-    try:
-        inferred = onnx.shape_inference.infer_shapes(model, strict_mode=False, data_prop=True)
-        graph = inferred.graph
+    graph = model.graph
+    try:  # without data propagation first: the shapes tell whether it would take long
+        graph = onnx.shape_inference.infer_shapes(model, strict_mode=False).graph
+        if _short_integer_vectors(graph):
+            graph = onnx.shape_inference.infer_shapes(model, strict_mode=False, data_prop=True).graph
     except Exception:  # noqa: BLE001 - inference is only a help
-        graph = model.graph
+        pass
     for vi in list(graph.value_info) + list(graph.input) + list(graph.output):
         types[vi.name] = vi.type
     return types

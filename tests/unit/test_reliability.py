@@ -283,3 +283,26 @@ def test_onnx_conv_transpose_1d_output_shape_with_batch_and_channels():
     for output_shape in ([5], [1, 1, 5]):
         got = strati.compile(conv_transpose_model(1, output_shape=output_shape, strides=[2]))(x)
         np.testing.assert_allclose(got, full[:, :, 1:], rtol=1e-6)
+
+
+# --- onnx's data propagation is bounded ---------------------------------------------------------
+
+
+def unsqueeze_of_declared_int(n):
+    node = helper.make_node("Unsqueeze", ["x", "a"], ["y"], name="u")
+    axes = helper.make_tensor("a", TensorProto.INT64, [1], [0])
+    return model_of([node], [vi("x", TensorProto.INT64, [n])], [vi("y", TensorProto.INT64, None)], [axes])
+
+
+@pytest.mark.parametrize("n, data_prop", [(16, True), (1 << 24, False)])
+def test_onnx_data_propagation_only_over_short_integer_vectors(monkeypatch, n, data_prop):
+    """onnx's data propagation makes a dimension of every element of a 1-D integer tensor: an
+    int64[2**24] input into an Unsqueeze took 3 s there, so it runs only over short ones."""
+    calls = []
+    infer = onnx.shape_inference.infer_shapes
+    monkeypatch.setattr(onnx.shape_inference, "infer_shapes", lambda m, **kw: calls.append(kw.get("data_prop", False)) or infer(m, **kw))
+    exe = strati.compile(unsqueeze_of_declared_int(n)) if n < 100 else import_model(unsqueeze_of_declared_int(n))
+    assert calls[-1] is data_prop and calls.count(True) == int(data_prop)
+    if n < 100:
+        x = np.arange(n, dtype=np.int64)
+        np.testing.assert_array_equal(exe(x), x[None])
