@@ -306,3 +306,55 @@ def test_onnx_data_propagation_only_over_short_integer_vectors(monkeypatch, n, d
     if n < 100:
         x = np.arange(n, dtype=np.int64)
         np.testing.assert_array_equal(exe(x), x[None])
+
+
+# --- the gather check names the index, and its record belongs to the call --------------------------
+
+
+def big_gather_model(rows=1000, cols=64, n=4096):
+    return model_of(
+        [helper.make_node("Gather", ["x", "i"], ["y"], axis=0)],
+        [vi("x", TensorProto.FLOAT, [rows, cols]), vi("i", TensorProto.INT64, [n])],
+        [vi("y", TensorProto.FLOAT, [n, cols])],
+    )
+
+
+@pytest.mark.parametrize("opt_level", [0, 3])
+@pytest.mark.parametrize("bad", [1000, -1001, 2**40])
+def test_gather_run_time_error_names_the_index(opt_level, bad):
+    exe = strati.compile(big_gather_model(), opt_level=opt_level)
+    x = np.arange(64000, dtype=np.float32).reshape(1000, 64)
+    i = np.arange(4096, dtype=np.int64) % 1000 - 500  # negative ones count from the end
+    np.testing.assert_array_equal(exe(x, i), x[i])
+    i[2345] = bad
+    with pytest.raises(StratiError, match=rf"an index is out of range for dimension 0 of size 1000 \(got {bad}\)$"):
+        exe(x, i)
+
+
+def test_gather_check_record_is_per_call():
+    """Two threads call one executable; only the one with a bad index gets an error, every time."""
+    import threading
+
+    exe = strati.compile(big_gather_model(), opt_level=3)
+    x = np.arange(64000, dtype=np.float32).reshape(1000, 64)
+    good = np.arange(4096, dtype=np.int64) % 1000
+    bad = good.copy()
+    bad[7] = 5000
+    wrong: list[str] = []
+
+    def calls(indices, must_fail):
+        for _ in range(40):
+            try:
+                exe(x, indices)
+                failed = False
+            except StratiError as err:
+                failed = "(got 5000)" in str(err)
+            if failed != must_fail:
+                wrong.append(f"must_fail={must_fail}")
+
+    threads = [threading.Thread(target=calls, args=(good, False)), threading.Thread(target=calls, args=(bad, True))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not wrong, wrong[:3]
