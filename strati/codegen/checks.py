@@ -12,7 +12,7 @@ costs a compare and a branch predicted taken.
 
 The record is two ``i64`` (message address, value) that each call allocates: the entry
 wrapper takes its address after the results, and every function of a module with checks
-passes it on as a hidden last argument (``cpu.parallel`` tasks in their context), so two
+passes it on as a hidden last argument (a target's parallel tasks in their context), so two
 threads calling one executable never see each other's failure.
 """
 
