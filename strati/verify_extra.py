@@ -57,8 +57,8 @@ def _dominates(value: SSAValue, user: Operation, index: dict[Operation, int]) ->
         block = definer.parent_block()
     elif isinstance(value, BlockArgument):
         definer, block = None, value.block
-    else:
-        return True
+    else:  # a forward reference the parser never resolved (defined only in a region below the use)
+        return False
     if block is None:
         return True
     op: Operation | None = user

@@ -45,7 +45,8 @@ Conventions of the generated code:
   %args)``: ``args`` is an array of pointers, one per argument (the buffer for a
   memref, a pointer to the value for a scalar) and one per result (where the
   result is stored), so that the runtime calls every signature with one ctypes
-  prototype.
+  prototype; in a module with run-time checks, one more: the call's check record
+  (:mod:`strati.codegen.checks`), a hidden last argument of every function with a body.
 """
 
 from __future__ import annotations
@@ -114,6 +115,9 @@ class FunctionInfo:
     result_types: list[Attribute]
     num_outputs: int
     """The last ``num_outputs`` arguments are outputs (the function attribute ``strati.outputs``)."""
+    check_record: bool = False
+    """Whether the entry takes one more pointer, after the results: the call's check record
+    (:mod:`strati.codegen.checks`), which every function of a module with run-time checks passes on."""
 
 
 @dataclass(frozen=True)
@@ -291,6 +295,8 @@ class ModuleTranslator:
         self.functions: dict[str, ir.Function] = {}
         self.globals: dict[str, tuple[ir.GlobalVariable, MemRefType]] = {}
         self.counters: dict[str, int] = {}
+        # A module with run-time checks passes each call's check record to every function (a hidden last argument).
+        self.checked = any(o.name == "cf.assert" for o in module.walk())
 
     def translate(self) -> Translation:
         from xdsl.dialects.memref import GlobalOp
@@ -373,7 +379,8 @@ class ModuleTranslator:
                 op,
             )
         ret = scalar_type(outputs[0], op) if outputs else VOID
-        fn = ir.Function(self.module, ir.FunctionType(ret, arg_types), name)
+        record = [PTR] if self.checked and op.body.blocks else []
+        fn = ir.Function(self.module, ir.FunctionType(ret, arg_types + record), name)
         if op.sym_visibility is not None and op.sym_visibility.data == "private" and op.body.blocks:
             fn.linkage = "internal"
         if op.body.blocks:
@@ -394,7 +401,7 @@ class ModuleTranslator:
             if bad:
                 raise CodegenError(f"the last {num_outputs} arguments are outputs and must be memrefs, not {bad[0]}", op)
         names = argument_names(op) if op.body.blocks else [f"arg{i}" for i in range(len(inputs))]
-        self.translation.functions[name] = FunctionInfo(name, None, names, list(inputs), list(outputs), num_outputs)
+        self.translation.functions[name] = FunctionInfo(name, None, names, list(inputs), list(outputs), num_outputs, bool(record))
 
     def emit_entry(self, op: func.FuncOp) -> None:
         name = op.sym_name.data
@@ -412,9 +419,13 @@ class ModuleTranslator:
             slot = b.gep(wrapper.args[0], [ir.Constant(I64, i)], inbounds=True, source_etype=PTR)
             p = b.load(slot, name=llvm_name(info.arg_names[i]), typ=PTR, align=8)
             args.append(p if isinstance(t, MemRefType) else b.load(p, typ=lt, align=element_size_ir(lt)))
+        n_args = len(args)
+        if info.check_record:
+            slot = b.gep(wrapper.args[0], [ir.Constant(I64, n_args + len(info.result_types))], inbounds=True, source_etype=PTR)
+            args.append(b.load(slot, name="check.record", typ=PTR, align=8))
         result = b.call(target, args)
         if info.result_types:
-            slot = b.gep(wrapper.args[0], [ir.Constant(I64, len(args))], inbounds=True, source_etype=PTR)
+            slot = b.gep(wrapper.args[0], [ir.Constant(I64, n_args)], inbounds=True, source_etype=PTR)
             p = b.load(slot, typ=PTR, align=8)
             b.store(result, p, align=element_size_ir(result.type))
         b.ret_void()
@@ -583,6 +594,8 @@ class FunctionEmitter:
         self.body = fn.append_basic_block("body")
         self.allocas = ir.IRBuilder(self.entry)
         self.b = ir.IRBuilder(self.body)
+        # The call's check record (strati.codegen.checks): the hidden last argument of a checked module's functions.
+        self.check_record: ir.Value | None = fn.args[-1] if translator.checked and op.body.blocks else None
         self.handlers: dict[str, Callable[[Operation], object]] = {
             "arith.constant": self.constant,
             "arith.cmpf": self.cmpf,
@@ -628,6 +641,8 @@ class FunctionEmitter:
         for arg, llarg in zip(block.args, self.fn.args):
             llarg.name = llvm_name(arg.name_hint)
             self.values[arg] = llarg
+        if self.check_record is not None:
+            self.check_record.name = "check.record"
         self.emit_block(block)
         if not self.b.block.is_terminated:
             self.b.ret_void() if isinstance(self.fn.function_type.return_type, ir.VoidType) else self.b.unreachable()
@@ -1113,7 +1128,8 @@ class FunctionEmitter:
         fn = self.tr.functions.get(callee)
         if fn is None:
             raise CodegenError(f"calls @{callee}, which is not a function of this module", op)
-        result = self.b.call(fn, [self.v(x) for x in op.operands], name=self.name(op))
+        record = [self.check_record] if self.check_record is not None and len(fn.args) == len(op.operands) + 1 else []
+        result = self.b.call(fn, [self.v(x) for x in op.operands] + record, name=self.name(op))
         return result if op.results else None
 
     # vectors

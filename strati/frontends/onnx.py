@@ -485,13 +485,35 @@ def _inline_functions(model: onnx.ModelProto) -> onnx.ModelProto:
         return model
 
 
+DATA_PROP_ELEMENTS = 1 << 16
+"""onnx's data propagation makes a dimension of each element of a rank-0/1 integer tensor (3 s for
+2**24 into an Unsqueeze); shapes are short, so it runs only when every such tensor is at most this long."""
+
+
+def _short_integer_vectors(graph: onnx.GraphProto) -> bool:
+    for vi in [*graph.input, *graph.value_info, *graph.output]:
+        t = vi.type.tensor_type
+        dims = [d.dim_value if d.HasField("dim_value") else 1 for d in t.shape.dim]
+        if t.elem_type in _INTEGER_TYPES and len(dims) <= 1 and math.prod(dims) > DATA_PROP_ELEMENTS:
+            return False
+    if any(len(i.dims) <= 1 and math.prod(i.dims) > DATA_PROP_ELEMENTS for i in graph.initializer if i.data_type in _INTEGER_TYPES):
+        return False
+    return all(_short_integer_vectors(a.g) for n in graph.node for a in n.attribute if a.HasField("g"))
+
+
+_INTEGER_TYPES = {TensorProto.INT8, TensorProto.INT16, TensorProto.INT32, TensorProto.INT64,
+                  TensorProto.UINT8, TensorProto.UINT16, TensorProto.UINT32, TensorProto.UINT64}  # fmt: skip
+
+
 def _shape_inference(model: onnx.ModelProto) -> dict[str, onnx.TypeProto]:
     types: dict[str, onnx.TypeProto] = {}
-    try:
-        inferred = onnx.shape_inference.infer_shapes(model, strict_mode=False, data_prop=True)
-        graph = inferred.graph
+    graph = model.graph
+    try:  # without data propagation first: the shapes tell whether it would take long
+        graph = onnx.shape_inference.infer_shapes(model, strict_mode=False).graph
+        if _short_integer_vectors(graph):
+            graph = onnx.shape_inference.infer_shapes(model, strict_mode=False, data_prop=True).graph
     except Exception:  # noqa: BLE001 - inference is only a help
-        graph = model.graph
+        pass
     for vi in list(graph.value_info) + list(graph.input) + list(graph.output):
         types[vi.name] = vi.type
     return types
@@ -1672,6 +1694,15 @@ def _check_conv_transpose(info: NodeInfo) -> list[str]:
     return out
 
 
+def _window_ints(n: Node, name: str, default: list[int] | None, counts: tuple[int, ...], nsp: int) -> list[int] | None:
+    """An int-list attribute of a window op, refused in one line unless it has one of ``counts`` values."""
+    values = n.ints(name, default)
+    if values is not None and len(values) not in counts:
+        expected = " or ".join(str(c) for c in counts)
+        raise NodeError(f"'{name}' has {len(values)} values, {expected} expected for a kernel of {nsp} dimensions")
+    return values
+
+
 @op("ConvTranspose", check=_check_conv_transpose)
 def _conv_transpose(n: Node):
     """As a convolution of the input spread out by the strides (zeros between), padded by
@@ -1688,23 +1719,35 @@ def _conv_transpose(n: Node):
     elif nsp != 2:
         raise NodeError(f"transposed convolution with {nsp} spatial dimensions is not supported")
 
-    def spatial(name: str, default: int) -> list[int]:
-        values = n.ints(name, [default] * nsp)
+    def spatial(name: str, default: int, lowest: int) -> list[int]:
+        values = _window_ints(n, name, [default] * nsp, (nsp,), nsp)
+        if any(v < lowest for v in values):
+            raise NodeError(f"'{name}' {values} must be at least {lowest}")
         return ([default] + values) if nsp == 1 else values
 
-    strides, dilations = spatial("strides", 1), spatial("dilations", 1)
-    output_padding = spatial("output_padding", 0)
+    strides, dilations = spatial("strides", 1, 1), spatial("dilations", 1, 1)
+    output_padding = spatial("output_padding", 0, 0)
+    if any(p >= max(s, d) for p, s, d in zip(output_padding, strides, dilations)):
+        raise NodeError(f"'output_padding' {output_padding[-nsp:]} must be less than the stride or the dilation")
     groups = n.a("group", 1)
+    if xs[1] != ws[0]:
+        raise NodeError(f"input of {xs[1]} channels and a weight for {ws[0]}")
+    if groups < 1 or ws[0] % groups:
+        raise NodeError(f"group {groups} does not divide the {ws[0]} input channels")
+    if n.a("kernel_shape") is not None and list(n.a("kernel_shape")) != list(ws[-nsp:]):
+        raise NodeError(f"kernel_shape {list(n.a('kernel_shape'))} differs from the weight's {list(ws[-nsp:])}")
     kernel = list(ws[2:])
     in_sizes = list(xs[2:])
     natural = [s * (i - 1) + op_ + (k - 1) * d + 1 for s, i, op_, k, d in zip(strides, in_sizes, output_padding, kernel, dilations)]
     auto_pad = n.a("auto_pad", "NOTSET")
-    output_shape = n.ints("output_shape")
+    output_shape = _window_ints(n, "output_shape", None, (nsp, nsp + 2), nsp)
+    if output_shape is not None and any(t < 1 for t in output_shape[-nsp:]):
+        raise NodeError(f"'output_shape' {output_shape} must be positive")
     if output_shape is not None or auto_pad in ("SAME_UPPER", "SAME_LOWER"):
         if output_shape is None:
             targets = [i * s for i, s in zip(in_sizes, strides)]
         else:
-            targets = ([1] + list(output_shape)) if nsp == 1 else list(output_shape[-2:])
+            targets = ([1] + list(output_shape[-1:])) if nsp == 1 else list(output_shape[-2:])
         total = [nat - t for nat, t in zip(natural, targets)]
         if auto_pad == "SAME_UPPER":
             begins = [t // 2 for t in total]
@@ -1715,7 +1758,7 @@ def _conv_transpose(n: Node):
     elif auto_pad == "VALID":
         begins, ends = [0, 0], [0, 0]
     else:
-        pads = n.ints("pads", [0] * (2 * nsp))
+        pads = _window_ints(n, "pads", [0] * (2 * nsp), (2 * nsp,), nsp)
         if nsp == 1:
             begins, ends = [0, pads[0]], [0, pads[1]]
         else:

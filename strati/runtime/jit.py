@@ -37,7 +37,7 @@ import numpy as np
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Attribute
 
-from strati.codegen.checks import error_slot, raise_recorded
+from strati.codegen.checks import new_record, raise_recorded
 from strati.codegen.llvm import FunctionInfo, Translation, translate_module
 from strati.dense import to_dtype
 from strati.diagnostics import StratiError
@@ -201,7 +201,7 @@ class Executable(CallableByPorts):
     _keep: list = field(repr=False)
     _entry: object = field(repr=False)
     _targets: list[Target] = field(repr=False, default_factory=list)
-    _error_slot: np.ndarray | None = field(repr=False, default=None)
+    _checked: bool = field(repr=False, default=False)  # the entry takes a check record (strati.codegen.checks)
     _assembly: str | None = field(repr=False, default=None)
 
     def run(self, *args, out: Sequence[np.ndarray] | np.ndarray | None = None, **named) -> list[np.ndarray]:
@@ -209,12 +209,13 @@ class Executable(CallableByPorts):
         inputs = self.bind(args, named)
         outputs = self._outputs(out, inputs)
         results = [np.empty((), p.dtype) for p in self.results]
-        arrays = [*inputs, *outputs, *results]
+        record = new_record() if self._checked else None  # this call's own: threads do not share it
+        arrays = [*inputs, *outputs, *results, *([record] if record is not None else [])]
         pointers = (ctypes.c_void_p * max(1, len(arrays)))(*[a.ctypes.data for a in arrays])
         self._entry(pointers)
         for target in self._targets:
             target.after_call()
-        raise_recorded(self._error_slot)  # a run-time check that failed (strati.codegen.checks)
+        raise_recorded(record)  # a run-time check that failed during this call
         return [*outputs, *(r[()] for r in results)]
 
     def bind(self, args: Sequence, named: Mapping[str, object]) -> list[np.ndarray]:
@@ -394,7 +395,7 @@ def _build(
         _keep=[*translation.external_data.values()],
         _entry=_ENTRY(address),
         _targets=targets,
-        _error_slot=error_slot(translation.external_data),
+        _checked=info.check_record,
     )
 
 

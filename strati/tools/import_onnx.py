@@ -20,6 +20,7 @@ import sys
 from strati.frontends.onnx import import_model, support_report
 from strati.source import module_text
 from strati import limits, resources
+from strati.tools.argparser import ToolArgumentParser
 from strati.tools.common import ToolError, load_plugin, run_tool, write_text
 from strati.diagnostics import StratiError
 
@@ -27,7 +28,7 @@ TOOL = "strati-import"
 
 
 def build_arg_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog=TOOL, description="Import an ONNX model into the graph dialect.")
+    ap = ToolArgumentParser(prog=TOOL, description="Import an ONNX model into the graph dialect.")
     ap.add_argument("model", help="the .onnx model")
     ap.add_argument("-o", "--output", default="-", help="output file (written only on success; default stdout)")
     ap.add_argument("--report", action="store_true", help="print per op type whether it is supported, and exit")

@@ -34,6 +34,7 @@ from strati.diagnostics import (
 )
 from strati.source import module_text, parse_module
 from strati import limits, progress, resources
+from strati.tools.argparser import ToolArgumentParser
 from strati.tools.common import Timing, ToolError, run_tool, load_plugin, read_text, write_text
 from strati.transforms import available_passes, strati_passes
 
@@ -228,7 +229,7 @@ def split_chunks(text: str) -> list[str]:
 
 
 def build_arg_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog=TOOL, description="Parse MLIR, run passes, print the result.")
+    ap = ToolArgumentParser(prog=TOOL, description="Parse MLIR, run passes, print the result.")
     ap.add_argument("input_file", nargs="?", default="-", help="input .mlir file ('-' or absent: stdin)")
     ap.add_argument("-o", "--output", default="-", help="output file (written only on success)")
     ap.add_argument("-p", "--passes", default="", help="pass pipeline, e.g. 'infer-shapes,fold-constants{max-elements=64}'")

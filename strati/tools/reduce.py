@@ -44,6 +44,7 @@ from strati.context import make_context
 from strati.diagnostics import verify_module
 from strati.functions import output_count
 from strati.source import module_text, parse_module
+from strati.tools.argparser import ToolArgumentParser
 from strati.tools.common import ToolError, load_plugin, read_text, run_tool, write_text
 
 TOOL = "strati-reduce"
@@ -346,7 +347,7 @@ def drop_result(fn: func.FuncOp, r: int) -> bool:
 
 
 def build_arg_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog=TOOL, description="Shrink a .mlir file while a test command still succeeds on it.")
+    ap = ToolArgumentParser(prog=TOOL, description="Shrink a .mlir file while a test command still succeeds on it.")
     ap.add_argument("input_file", help="the .mlir file (a --crash-reproducer file feeds in as it is)")
     ap.add_argument("--test", required=True, metavar="CMD",
                     help="a shell command that exits 0 while the bug is present; {} is the candidate file (appended when absent)")

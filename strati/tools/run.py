@@ -32,6 +32,7 @@ from strati.functions import input_aliases, result_names
 from strati.runtime.interpreter import Interpreter, bind_inputs, check_value, find_function
 from strati.source import load_module
 from strati import limits, progress
+from strati.tools.argparser import ToolArgumentParser
 from strati.tools.argtypes import non_negative_int, tolerance
 from strati.tools.common import Timing, ToolError, run_tool, load_plugin, read_text
 
@@ -39,7 +40,7 @@ TOOL = "strati-run"
 
 
 def build_arg_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog=TOOL, description="Execute a function of an .mlir module on numpy inputs.")
+    ap = ToolArgumentParser(prog=TOOL, description="Execute a function of an .mlir module on numpy inputs.")
     ap.add_argument("file", help="the .mlir module, or an .onnx model (inputs by their ONNX names)")
     ap.add_argument("--entry", help="the function to run (default: the only or first public one)")
     ap.add_argument("--input", action="append", default=[], metavar="NAME=FILE.npy", help="an input, by argument name")

@@ -17,13 +17,14 @@ import argparse
 from strati.diagnostics import DiagnosticError, StratiError, op_diagnostic
 from strati.source import load_module
 from strati import limits, progress
+from strati.tools.argparser import ToolArgumentParser
 from strati.tools.common import ToolError, load_plugin, read_text, run_tool, write_text
 
 TOOL = "strati-translate"
 
 
 def build_arg_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog=TOOL, description="Translate an .mlir module to LLVM IR or Graphviz dot.")
+    ap = ToolArgumentParser(prog=TOOL, description="Translate an .mlir module to LLVM IR or Graphviz dot.")
     ap.add_argument("input_file", nargs="?", default="-", help="input .mlir file ('-' or absent: stdin)")
     ap.add_argument("--to", required=True, choices=["llvm-ir", "dot"], help="what to produce")
     ap.add_argument("--opt", action="store_true", help="llvm-ir: optimise (O3 for the host CPU, as the JIT does)")

@@ -235,3 +235,126 @@ def test_range_limit_is_raised_by_the_flag(tmp_path):
     onnx.save(range_model(0, 300, 1), path)
     line = one_line_error(tool("strati-import", str(path), "--max-constant-elements", "100"), "strati-import")
     assert "exceeds the limit of 100 (--max-constant-elements=N raises it)" in line
+
+
+# --- ConvTranspose attributes: one line naming the attribute ---------------------------------
+
+
+def conv_transpose_model(nsp, **attrs):
+    w = helper.make_tensor("w", TensorProto.FLOAT, [2, 1] + [2] * nsp, [1.0] * (2 * 2**nsp))
+    node = helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="ct", **attrs)
+    return model_of([node], [vi("x", TensorProto.FLOAT, [1, 2] + [3] * nsp)], [vi("y", TensorProto.FLOAT, None)], [w])
+
+
+@pytest.mark.parametrize(
+    "nsp, attrs, message",
+    [
+        (2, {"strides": [2]}, "'strides' has 1 values, 2 expected for a kernel of 2 dimensions"),
+        (1, {"strides": [1, 1, 1]}, "'strides' has 3 values, 1 expected for a kernel of 1 dimensions"),
+        (2, {"dilations": [1]}, "'dilations' has 1 values, 2 expected"),
+        (1, {"pads": [0, 0, 0]}, "'pads' has 3 values, 2 expected"),
+        (2, {"pads": [1]}, "'pads' has 1 values, 4 expected"),
+        (2, {"output_padding": [1]}, "'output_padding' has 1 values, 2 expected"),
+        (2, {"output_shape": [5]}, "'output_shape' has 1 values, 2 or 4 expected"),
+        (1, {"output_shape": [5, 5]}, "'output_shape' has 2 values, 1 or 3 expected"),
+        (2, {"auto_pad": "SAME_UPPER", "strides": [1]}, "'strides' has 1 values, 2 expected"),
+        (2, {"strides": [0, 1]}, r"'strides' \[0, 1\] must be at least 1"),
+        (2, {"dilations": [-1, 1]}, r"'dilations' \[-1, 1\] must be at least 1"),
+        (2, {"output_padding": [-1, 0]}, r"'output_padding' \[-1, 0\] must be at least 0"),
+        (2, {"strides": [2, 2], "output_padding": [2, 0]}, r"'output_padding' \[2, 0\] must be less than the stride or the dilation"),
+        (2, {"output_shape": [-3, 5]}, r"'output_shape' \[-3, 5\] must be positive"),
+        (2, {"group": 0}, "group 0 does not divide the 2 input channels"),
+        (2, {"kernel_shape": [3, 3]}, r"kernel_shape \[3, 3\] differs from the weight's \[2, 2\]"),
+    ],
+)
+def test_onnx_conv_transpose_attributes_are_checked(nsp, attrs, message):
+    with pytest.raises(StratiError, match=r"node 'ct' \(ConvTranspose, opset 13\): " + message) as info:
+        import_model(conv_transpose_model(nsp, **attrs))
+    assert "\n" not in str(info.value)
+
+
+def test_onnx_conv_transpose_1d_output_shape_with_batch_and_channels():
+    """A 1-D output_shape may name all three dimensions (N, C, W) or only W; the total padding
+    (natural size 6 minus 5) goes to the start, as the ONNX spec says for NOTSET."""
+    x = np.arange(6, dtype=np.float32).reshape(1, 2, 3)
+    full = np.zeros((1, 1, 6), np.float32)  # stride 2, a kernel of ones of width 2, summed over 2 channels
+    for i in range(3):
+        full[0, 0, 2 * i : 2 * i + 2] += x[0, :, i].sum()
+    for output_shape in ([5], [1, 1, 5]):
+        got = strati.compile(conv_transpose_model(1, output_shape=output_shape, strides=[2]))(x)
+        np.testing.assert_allclose(got, full[:, :, 1:], rtol=1e-6)
+
+
+# --- onnx's data propagation is bounded ---------------------------------------------------------
+
+
+def unsqueeze_of_declared_int(n):
+    node = helper.make_node("Unsqueeze", ["x", "a"], ["y"], name="u")
+    axes = helper.make_tensor("a", TensorProto.INT64, [1], [0])
+    return model_of([node], [vi("x", TensorProto.INT64, [n])], [vi("y", TensorProto.INT64, None)], [axes])
+
+
+@pytest.mark.parametrize("n, data_prop", [(16, True), (1 << 24, False)])
+def test_onnx_data_propagation_only_over_short_integer_vectors(monkeypatch, n, data_prop):
+    """onnx's data propagation makes a dimension of every element of a 1-D integer tensor: an
+    int64[2**24] input into an Unsqueeze took 3 s there, so it runs only over short ones."""
+    calls = []
+    infer = onnx.shape_inference.infer_shapes
+    monkeypatch.setattr(onnx.shape_inference, "infer_shapes", lambda m, **kw: calls.append(kw.get("data_prop", False)) or infer(m, **kw))
+    exe = strati.compile(unsqueeze_of_declared_int(n)) if n < 100 else import_model(unsqueeze_of_declared_int(n))
+    assert calls[-1] is data_prop and calls.count(True) == int(data_prop)
+    if n < 100:
+        x = np.arange(n, dtype=np.int64)
+        np.testing.assert_array_equal(exe(x), x[None])
+
+
+# --- the gather check names the index, and its record belongs to the call --------------------------
+
+
+def big_gather_model(rows=1000, cols=64, n=4096):
+    return model_of(
+        [helper.make_node("Gather", ["x", "i"], ["y"], axis=0)],
+        [vi("x", TensorProto.FLOAT, [rows, cols]), vi("i", TensorProto.INT64, [n])],
+        [vi("y", TensorProto.FLOAT, [n, cols])],
+    )
+
+
+@pytest.mark.parametrize("opt_level", [0, 3])
+@pytest.mark.parametrize("bad", [1000, -1001, 2**40])
+def test_gather_run_time_error_names_the_index(opt_level, bad):
+    exe = strati.compile(big_gather_model(), opt_level=opt_level)
+    x = np.arange(64000, dtype=np.float32).reshape(1000, 64)
+    i = np.arange(4096, dtype=np.int64) % 1000 - 500  # negative ones count from the end
+    np.testing.assert_array_equal(exe(x, i), x[i])
+    i[2345] = bad
+    with pytest.raises(StratiError, match=rf"an index is out of range for dimension 0 of size 1000 \(got {bad}\)$"):
+        exe(x, i)
+
+
+def test_gather_check_record_is_per_call():
+    """Two threads call one executable; only the one with a bad index gets an error, every time."""
+    import threading
+
+    exe = strati.compile(big_gather_model(), opt_level=3)
+    x = np.arange(64000, dtype=np.float32).reshape(1000, 64)
+    good = np.arange(4096, dtype=np.int64) % 1000
+    bad = good.copy()
+    bad[7] = 5000
+    wrong: list[str] = []
+
+    def calls(indices, must_fail):
+        for _ in range(40):
+            try:
+                exe(x, indices)
+                failed = False
+            except StratiError as err:
+                failed = "(got 5000)" in str(err)
+            if failed != must_fail:
+                wrong.append(f"must_fail={must_fail}")
+
+    threads = [threading.Thread(target=calls, args=(good, False)), threading.Thread(target=calls, args=(bad, True))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not wrong, wrong[:3]

@@ -31,7 +31,7 @@ fusion happens after bufferization (``fuse-loops``).
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
@@ -124,43 +124,13 @@ def fuse_pair(producer: GenericOp, consumer: GenericOp, positions: list[int]) ->
     outputs = list(consumer.outputs)
     maps += c_maps[c_in:]
 
-    block = Block(arg_types=[element_type(v) for v in inputs] + [element_type(v) for v in outputs])
-    new_args = block.args
-    for k, arg in enumerate(producer.body.block.args[:p_in]):
-        new_args[producer_slot[k]].name_hint = arg.name_hint
-    for k, arg in enumerate(consumer.body.block.args[:c_in]):
-        if k in consumer_slot and new_args[consumer_slot[k]].name_hint is None:
-            new_args[consumer_slot[k]].name_hint = arg.name_hint
-    for arg, new in zip(consumer.body.block.args[c_in:], new_args[len(inputs):]):
-        new.name_hint = arg.name_hint
-
-    # The producer's body, then the consumer's reading what the producer yielded.  Both
-    # generics are erased afterwards (every use of the producer is in the consumer), so their
-    # ops move rather than being cloned: fusing a chain of n ops costs O(n), not O(n^2).
-    for k, arg in enumerate(producer.body.block.args[:p_in]):
-        arg.replace_all_uses_with(new_args[producer_slot[k]])
-    yielded: SSAValue | None = None
-    for inner in list(producer.body.block.ops):
-        if isinstance(inner, YieldOp):
-            yielded = inner.values[0]
-            break
-        if isinstance(inner, IndexOp):
-            index = IndexOp(loop_of[inner.dim.value.data])
-            index.result.name_hint = inner.result.name_hint
-            block.add_op(index)
-            inner.result.replace_all_uses_with(index.result)
-            continue
-        inner.detach()
-        block.add_op(inner)
-    assert yielded is not None
-    c_args = consumer.body.block.args
-    for k in range(c_in):
-        c_args[k].replace_all_uses_with(yielded if k in positions else new_args[consumer_slot[k]])
-    for arg, new in zip(c_args[c_in:], new_args[len(inputs):]):
-        arg.replace_all_uses_with(new)
-    for inner in list(consumer.body.block.ops):
-        inner.detach()
-        block.add_op(inner)
+    # Both generics are erased afterwards (every use of the producer is in the consumer), so their
+    # ops move rather than being cloned, and the longer body stays where it is: fusing a chain of
+    # n ops (each fusion adds one op to a growing body) costs O(n), not O(n^2).
+    if _longer(producer.body.block, consumer.body.block):
+        block = _grown_producer_body(producer, consumer, positions, inputs, outputs, producer_slot, consumer_slot, loop_of)
+    else:
+        block = _new_body(producer, consumer, positions, inputs, outputs, producer_slot, consumer_slot, loop_of)
 
     fused = GenericOp(inputs, outputs, maps, consumer.kinds, Region(block))
     fused.attributes.update(consumer.attributes)
@@ -177,6 +147,109 @@ def fuse_pair(producer: GenericOp, consumer: GenericOp, positions: list[int]) ->
             if isinstance(init.owner, EmptyOp) and not init.uses:
                 Rewriter.erase_op(init.owner)
     return fused
+
+
+def _longer(a: Block, b: Block) -> bool:
+    """Whether block ``a`` has more ops than ``b`` (in time proportional to the shorter one)."""
+    x, y = a.first_op, b.first_op
+    while x is not None and y is not None:
+        x, y = x.next_op, y.next_op
+    return x is not None
+
+
+def _renumbered_index(inner: IndexOp, loop_of: list[int]) -> IndexOp:
+    index = IndexOp(loop_of[inner.dim.value.data])
+    index.result.name_hint = inner.result.name_hint
+    return index
+
+
+def _consumer_ops_after(block: Block, consumer: GenericOp, positions: list[int], yielded: SSAValue,
+                        arg_of_slot: Sequence[SSAValue], consumer_slot: dict[int, int], outputs: Sequence[SSAValue]) -> None:
+    """Move the consumer's body to the end of ``block``, reading ``yielded`` for the producer."""
+    c_in = len(consumer.inputs)
+    c_args = consumer.body.block.args
+    for k in range(c_in):
+        c_args[k].replace_all_uses_with(yielded if k in positions else arg_of_slot[consumer_slot[k]])
+    for arg, new in zip(c_args[c_in:], block.args[len(block.args) - len(outputs):]):
+        arg.replace_all_uses_with(new)
+    for inner in list(consumer.body.block.ops):
+        inner.detach()
+        block.add_op(inner)
+
+
+def _new_body(producer: GenericOp, consumer: GenericOp, positions: list[int], inputs: list[SSAValue], outputs: list[SSAValue],
+              producer_slot: list[int], consumer_slot: dict[int, int], loop_of: list[int]) -> Block:
+    """A new block: the producer's body, then the consumer's (both moved)."""
+    p_in, c_in = len(producer.inputs), len(consumer.inputs)
+    block = Block(arg_types=[element_type(v) for v in inputs] + [element_type(v) for v in outputs])
+    new_args = block.args
+    for k, arg in enumerate(producer.body.block.args[:p_in]):
+        new_args[producer_slot[k]].name_hint = arg.name_hint
+    for k, arg in enumerate(consumer.body.block.args[:c_in]):
+        if k in consumer_slot and new_args[consumer_slot[k]].name_hint is None:
+            new_args[consumer_slot[k]].name_hint = arg.name_hint
+    for arg, new in zip(consumer.body.block.args[c_in:], new_args[len(inputs):]):
+        new.name_hint = arg.name_hint
+
+    for k, arg in enumerate(producer.body.block.args[:p_in]):
+        arg.replace_all_uses_with(new_args[producer_slot[k]])
+    yielded: SSAValue | None = None
+    for inner in list(producer.body.block.ops):
+        if isinstance(inner, YieldOp):
+            yielded = inner.values[0]
+            break
+        if isinstance(inner, IndexOp):
+            index = _renumbered_index(inner, loop_of)
+            block.add_op(index)
+            inner.result.replace_all_uses_with(index.result)
+            continue
+        inner.detach()
+        block.add_op(inner)
+    assert yielded is not None
+    _consumer_ops_after(block, consumer, positions, yielded, new_args, consumer_slot, outputs)
+    return block
+
+
+def _grown_producer_body(producer: GenericOp, consumer: GenericOp, positions: list[int], inputs: list[SSAValue],
+                         outputs: list[SSAValue], producer_slot: list[int], consumer_slot: dict[int, int], loop_of: list[int]) -> Block:
+    """The producer's block, taken over: the consumer's other inputs become arguments in front,
+    shared inputs are merged, the outputs replace the producer's, and the consumer's body moves
+    to its end."""
+    p_in = len(producer.inputs)
+    block = producer.body.detach_block(0)
+    p_args = list(block.args)
+    front = len(set(consumer_slot.values()))  # the consumer's other inputs: slots 0 .. front - 1
+    for i in range(front):
+        block.insert_arg(element_type(inputs[i]), i)
+    arg_of_slot: list[SSAValue | None] = [*block.args[:front], *([None] * (len(inputs) - front))]
+    for k in range(p_in):
+        slot = producer_slot[k]
+        if arg_of_slot[slot] is None:
+            arg_of_slot[slot] = p_args[k]
+        else:  # an input the fused generic already has
+            p_args[k].replace_all_uses_with(arg_of_slot[slot])
+            arg_of_slot[slot].name_hint = p_args[k].name_hint
+            block.erase_arg(p_args[k])
+    block.erase_arg(p_args[p_in])  # the producer's output (its body does not read it)
+    c_args = consumer.body.block.args
+    for k, slot in consumer_slot.items():
+        if arg_of_slot[slot].name_hint is None:
+            arg_of_slot[slot].name_hint = c_args[k].name_hint
+    for arg in c_args[len(consumer.inputs):]:
+        block.insert_arg(arg.type, len(block.args)).name_hint = arg.name_hint
+    yield_op = block.last_op
+    assert isinstance(yield_op, YieldOp)
+    yielded = yield_op.values[0]
+    block.erase_op(yield_op)
+    if loop_of != list(range(len(loop_of))):
+        for inner in list(block.ops):
+            if isinstance(inner, IndexOp):
+                index = _renumbered_index(inner, loop_of)
+                block.insert_op_before(index, inner)
+                inner.result.replace_all_uses_with(index.result)
+                block.erase_op(inner)
+    _consumer_ops_after(block, consumer, positions, yielded, arg_of_slot, consumer_slot, outputs)
+    return block
 
 
 def fuse_generics(ops: Collection[Operation] | Block) -> int:

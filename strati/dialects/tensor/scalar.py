@@ -99,6 +99,10 @@ def select(c: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
     return arith.SelectOp(c, a, b).result
 
 
+def and_(a: SSAValue, b: SSAValue) -> SSAValue:
+    return arith.AndIOp(a, b).result
+
+
 def check(ok: SSAValue, message: str) -> None:
     """A run-time check (``cf.assert``): where ``ok`` is false the call fails with ``message``."""
     cf.AssertOp(ok, message)

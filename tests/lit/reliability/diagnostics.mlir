@@ -10,6 +10,21 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
 }
 
 // -----
+// A use of a value defined only in a region below it (the parser leaves it a forward reference;
+// it was "internal error while verifying: Forward declared values do not have an owner").
+// CHECK: diagnostics.mlir:[[# @LINE + 5]]:3: error: 'loop.for' op operand #2 does not dominate this use
+func.func @nested(%m: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  loop.for %i = %c0 to %c4 step %j {
+    loop.for %j = %c0 to %c4 step %c1 {
+    }
+  }
+  func.return
+}
+
+// -----
 // A symbol defined twice: at the second definition, naming the first.
 // CHECK: diagnostics.mlir:[[# @LINE + 4]]:1: error: 'func.func' op redefinition of symbol '@g' (first defined at {{.*}}diagnostics.mlir:[[# @LINE + 1]]:1)
 func.func @g(%x: tensor<4xf32>) -> tensor<4xf32> {

@@ -281,18 +281,22 @@ func.func @pad_edge(%x: tensor<3xi32>) -> tensor<6xi32> {
 // -----
 
 // gather: the indices are read through their map; a negative index gets the size added;
-// one still out of range fails a run-time check (cf.assert) and reads element 0 meanwhile.
+// one outside [-n, n) fails a run-time check (cf.assert, on the index as given, which compiled
+// code reports) and reads element 0 meanwhile.
 // CHECK-LABEL: func.func @gather(
 // CHECK: [[R:%.*]] = tensor.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%i : tensor<2x2xi32>)
 // CHECK-NEXT: ^{{.*}}([[IDX:%.*]]: i32, {{%.*}}: f32):
 // CHECK-NEXT: [[K:%.*]] = arith.index_cast [[IDX]] : i32 to index
+// CHECK-NEXT: [[MN:%.*]] = arith.constant -3 : index
+// CHECK-NEXT: [[GE:%.*]] = arith.cmpi sge, [[K]], [[MN]] : index
+// CHECK-NEXT: [[N2:%.*]] = arith.constant 3 : index
+// CHECK-NEXT: [[LT:%.*]] = arith.cmpi slt, [[K]], [[N2]] : index
+// CHECK-NEXT: [[OK:%.*]] = arith.andi [[GE]], [[LT]] : i1
 // CHECK-NEXT: [[Z:%.*]] = arith.constant 0 : index
 // CHECK-NEXT: [[NEG:%.*]] = arith.cmpi slt, [[K]], [[Z]] : index
 // CHECK-NEXT: [[N:%.*]] = arith.constant 3 : index
 // CHECK-NEXT: [[KN:%.*]] = arith.addi [[K]], [[N]] : index
 // CHECK-NEXT: [[K2:%.*]] = arith.select [[NEG]], [[KN]], [[K]] : index
-// CHECK-NEXT: [[N2:%.*]] = arith.constant 3 : index
-// CHECK-NEXT: [[OK:%.*]] = arith.cmpi ult, [[K2]], [[N2]] : index
 // CHECK-NEXT: cf.assert [[OK]], "'graph.gather' op at {{.*}}convert-graph-to-tensor-reduce-shape.mlir:[[# @LINE + 8]]:3: an index is out of range for dimension 1 of size 3"
 // CHECK-NEXT: [[Z2:%.*]] = arith.constant 0 : index
 // CHECK-NEXT: [[K3:%.*]] = arith.select [[OK]], [[K2]], [[Z2]] : index

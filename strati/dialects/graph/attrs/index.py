@@ -9,6 +9,8 @@ with a reduction one operation per update element; topk counts its comparisons
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from xdsl.dialects.builtin import TensorType, i1, i64
 from xdsl.ir import Operation
@@ -114,8 +116,9 @@ def gather_nd(op: Operation, data: np.ndarray, indices: np.ndarray) -> np.ndarra
     b = op.param("batch_dims")
     k = indices.shape[-1]
     idx = _normalized(op, indices, data.shape[b : b + k])
-    flat_data = data.reshape((-1,) + data.shape[b:])
-    flat_idx = idx.reshape((-1,) + idx.shape[b:])
+    batches = math.prod(data.shape[:b])  # not -1: numpy cannot infer it when a dimension is 0
+    flat_data = data.reshape((batches,) + data.shape[b:])
+    flat_idx = idx.reshape((batches,) + idx.shape[b:])
     out = np.empty(result_shape(op), data.dtype)
     parts = [d[tuple(np.moveaxis(i, -1, 0))] for d, i in zip(flat_data, flat_idx)]
     if out.size:

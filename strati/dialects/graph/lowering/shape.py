@@ -185,10 +185,12 @@ def lower_gather(op: Operation, b: TensorBuilder) -> SSAValue:
 
     def body(i: SSAValue) -> SSAValue:
         k = s.cast(i, INDEX)
-        if not s.is_unsigned(i.type):  # a negative index counts from the end
+        if s.is_unsigned(i.type):
+            ok = s.in_range(k, n)
+        else:  # a negative index counts from the end
+            ok = s.and_(s.cmp("ge", k, _idx(-n)), s.cmp("lt", k, _idx(n)))
             k = s.select(s.cmp("lt", k, _idx(0)), s.add(k, _idx(n)), k)
-        ok = s.in_range(k, n)  # checked at run time; the read stays in bounds either way
-        s.check(ok, message)
+        s.check(ok, message)  # checked at run time (compiled code names the index); the read stays in bounds either way
         k = s.select(ok, k, _idx(0))
         before = [s.index(d) for d in range(a)]
         after = [s.index(a + q + d) for d in range(r - a - 1)]

@@ -29,8 +29,9 @@ def emit_parallel(e: FunctionEmitter, op: Operation) -> None:
     tr = e.tr
     base = tr.unique_name(f"{e.fn.name}.parallel")
     types = [value_type(v.type, op) for v in captured]
+    record = [PTR] if e.check_record is not None else []  # the call's check record, passed on
     # The body, with the captured values as arguments (noalias where they are the only view of their buffer).
-    body_fn = ir.Function(tr.module, ir.FunctionType(VOID, [*types, I64, I64, I64, I64]), f"{base}.body")
+    body_fn = ir.Function(tr.module, ir.FunctionType(VOID, [*types, I64, I64, I64, I64, *record]), f"{base}.body")
     body_fn.linkage = "internal"
     body_fn.attributes.add("nounwind")
     roots = [buffer_root(v) for v in captured]
@@ -46,17 +47,18 @@ def emit_parallel(e: FunctionEmitter, op: Operation) -> None:
     ctx_arg, begin, end = task.args
     ctx_arg.name, begin.name, end.name = "ctx", "begin", "end"
     tb = ir.IRBuilder(task.append_basic_block("entry"))
-    struct = ir.LiteralStructType([*types, I64, I64])
+    struct = ir.LiteralStructType([*types, I64, I64, *record])
     fields = []
-    for k, t in enumerate([*types, I64, I64]):
+    for k, t in enumerate([*types, I64, I64, *record]):
         slot = tb.gep(ctx_arg, [ir.Constant(I32, 0), ir.Constant(I32, k)], inbounds=True, source_etype=struct)
         fields.append(tb.load(slot, typ=t, align=element_size_ir(t)))
-    tb.call(body_fn, [*fields, begin, end])
+    head = len(types) + 2  # the captured values, lb and step
+    tb.call(body_fn, [*fields[:head], begin, end, *fields[head:]])
     tb.ret_void()
     # The caller: pack the context (captured values, lb, step), count the iterations, call the runtime.
     ctx = e.allocas.alloca(struct, name=f"{base}.ctx")
     ctx.type = PTR  # llvmlite types it {...}*; the IR is in opaque pointers
-    for k, value in enumerate([*(e.v(v) for v in captured), lb, step]):
+    for k, value in enumerate([*(e.v(v) for v in captured), lb, step, *([e.check_record] if record else [])]):
         slot = e.b.gep(ctx, [ir.Constant(I32, 0), ir.Constant(I32, k)], inbounds=True, source_etype=struct)
         e.b.store(value, slot, align=element_size_ir(value.type))
     span = e.b.sub(ub, lb, flags=("nsw",))

@@ -1,0 +1,49 @@
+"""Every strati tool refuses a bad flag with one line and exit status 1 (ToolArgumentParser), as
+it refuses any other bad input; --help still prints the usage and exits 0."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from strati.tools import import_onnx, opt, reduce, run, translate
+from strati.tools.argparser import ToolArgumentParser
+
+BIN = Path(sys.executable).parent
+TOOLS = {"strati-opt": opt, "strati-run": run, "strati-import": import_onnx, "strati-translate": translate, "strati-reduce": reduce}
+
+
+def tool(name, *args):
+    env = {k: v for k, v in os.environ.items() if k != "STRATI_TRACEBACK"}
+    return subprocess.run([str(BIN / name), *args], capture_output=True, text=True, env=env, timeout=60)
+
+
+@pytest.mark.parametrize("name", sorted(TOOLS))
+def test_every_tool_uses_the_shared_parser(name):
+    assert isinstance(TOOLS[name].build_arg_parser(), ToolArgumentParser)
+
+
+@pytest.mark.parametrize(
+    "name, args, message",
+    [
+        ("strati-opt", ["f.mlir", "--no-such-flag"], "unrecognized arguments: --no-such-flag"),
+        ("strati-run", ["f.mlir", "--random-inputs", "-1"], "argument --random-inputs:"),
+        ("strati-run", ["f.mlir", "--rtol", "nan"], "argument --rtol:"),
+        ("strati-translate", ["f.mlir"], "the following arguments are required: --to"),
+        ("strati-import", [], "the following arguments are required"),
+    ],
+)
+def test_a_bad_flag_is_one_line_and_status_1(name, args, message):
+    done = tool(name, *args)
+    assert done.returncode == 1, done
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"{name}: error: {message}"), done.stderr
+    assert lines[0].endswith(f"(see {name} --help)")
+
+
+def test_help_is_not_an_error():
+    done = tool("strati-opt", "--help")
+    assert done.returncode == 0 and done.stdout.startswith("usage: strati-opt")
