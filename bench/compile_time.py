@@ -18,7 +18,6 @@ is asserted.  From the repository root::
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path

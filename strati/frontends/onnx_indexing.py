@@ -74,8 +74,6 @@ def _bit_shift(n: Node):
 def _one_hot(n: Node):
     """``where(indices == iota(depth), on, off)`` with the new axis at ``axis``: a negative
     index counts from ``depth``; one out of range matches nothing (all ``off``)."""
-    import numpy as np
-
     depth = n.need_const(1, "depth").reshape(-1)
     if depth.size != 1 or depth[0] < 1:
         raise NodeError(f"depth must be one positive value, got {depth.tolist()}")

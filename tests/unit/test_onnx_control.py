@@ -11,7 +11,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 import strati
 from strati.diagnostics import StratiError
-from strati.frontends.onnx import UnsupportedModelError, import_model
+from strati.frontends.onnx import import_model
 from strati.runtime.interpreter import find_function, run_function
 
 

@@ -5,10 +5,9 @@ and compiled; names under the original node; a body that needs what strati lacks
 from __future__ import annotations
 
 import numpy as np
-import onnx
 import onnxruntime as ort
 import pytest
-from onnx import TensorProto, helper
+from onnx import helper
 
 import strati
 from strati.frontends.onnx import UnsupportedModelError, import_model, support_report

@@ -4,7 +4,6 @@ DequantizeLinear, QLinearMatMul and QLinearConv; the post-training calibration h
 
 from __future__ import annotations
 
-import re
 
 import numpy as np
 import onnx
@@ -14,7 +13,6 @@ from helpers import parse, run_onnx
 from onnx import TensorProto, helper, numpy_helper
 
 import strati
-from strati.diagnostics import StratiError
 from strati.frontends.onnx import import_model
 from strati.quantization import accuracy, calibrate, fraction_bits
 from strati.runtime.interpreter import run_function

@@ -26,7 +26,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from strati.dialects.graph.lowering.reduce import static_types
 from strati.dialects.shapes import normalize_axis
 from strati.dialects.tensor import scalar as s
-from strati.dialects.tensor.build import TensorBuilder, element_type, shape
+from strati.dialects.tensor.build import TensorBuilder, shape
 from strati.dialects.tensor.ops import PARALLEL, REDUCTION
 from strati.registry import register_op_attr
 
