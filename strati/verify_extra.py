@@ -39,8 +39,6 @@ def check_structure(module: Operation) -> tuple[str, Operation] | None:
                     return f"redefinition of symbol '@{name.data}'{f' (first defined at {first})' if first else ''}", child
                 seen[name.data] = child
         for i, v in enumerate(op.operands):
-            if not isinstance(v, (OpResult, BlockArgument)):  # the parser's placeholder: never defined in scope
-                return f"operand {f'%{v.name_hint}' if v.name_hint else f'#{i}'} is used but not defined in an enclosing scope", op
             if not _dominates(v, op, index):
                 name = f"%{v.name_hint}" if v.name_hint else f"#{i}"
                 return f"operand {name} does not dominate this use (it is defined after it, or in a region that does not enclose it)", op

@@ -74,6 +74,9 @@ def _check_control(info: NodeInfo) -> list[str]:
     if info.node.op_type == "If" and info.is_static(0):
         return []  # the taken branch is imported in place; it reports its own nodes
     out = []
+    carried = max(len(info.node.input) - 2, 0)
+    if info.node.op_type == "Loop" and len(info.node.output) > carried and not (info.has(0) and info.is_static(0)):
+        out.append("(scan outputs need a trip count M known at import)")
     for a in info.node.attribute:
         if a.type == a.GRAPH:
             out += _subgraph_problems(a.g, info.static, info.opset, a.name.replace("_", " "))
