@@ -320,7 +320,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.limit is not None:
         cases = cases[: args.limit]
 
-    from strati.runtime import threadpool
+    from strati.dialects.hw.cpu import threadpool
 
     threadpool.set_num_threads(args.threads)
     warm_up_strati()

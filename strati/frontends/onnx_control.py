@@ -20,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import numpy as np
+import onnx.numpy_helper
 from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.ir import Block, Region, SSAValue
 
@@ -181,6 +182,25 @@ def _build_loop(imp, trip: SSAValue, cond: SSAValue, carried: list[SSAValue], tr
     return list(loop.results)
 
 
+def _runs_every_trip(n: Node, body) -> bool:
+    """Whether the loop's condition is true on entry and stays so (the body passes it through or
+    yields a constant true): then a scan output has one row per trip, as its static type says."""
+    initial = n.const(1) if n.has(1) else np.array(True)
+    if initial is None or not bool(np.asarray(initial).reshape(-1)[0]):
+        return False
+    out = body.output[0].name
+    if len(body.input) > 1 and out == body.input[1].name:
+        return True
+    for t in body.initializer:
+        if t.name == out:
+            return bool(onnx.numpy_helper.to_array(t).reshape(-1)[0])
+    for node in body.node:
+        if node.op_type == "Constant" and out in node.output:
+            value = next((a.t for a in node.attribute if a.name == "value"), None)
+            return value is not None and bool(onnx.numpy_helper.to_array(value).reshape(-1)[0])
+    return False
+
+
 @op("Loop", check=_check_control)
 def _loop(n: Node):
     imp = n.b
@@ -195,6 +215,9 @@ def _loop(n: Node):
     trip_count = max(int(np.asarray(const).reshape(-1)[0]), 0) if const is not None else None
     names = [vi.name for vi in body.input]
     k = len(carried)
+    if len(body.output) > 1 + k and not _runs_every_trip(n, body):
+        raise NodeError("scan outputs need a loop that runs its whole trip count: the condition must be true "
+                        "at the start and the body's condition the constant true or the one it was given")
 
     def build(i, c, args):
         outs = _import_graph(imp, body, list(zip(names, [i, c, *args])), "loop body")

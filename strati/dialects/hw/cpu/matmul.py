@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import VerifyException
 from xdsl.transforms.common_subexpression_elimination import cse
@@ -162,20 +163,34 @@ def take_knobs(loop: ForOp) -> dict[str, int]:
 
 
 def split_off(nest: Nest) -> None:
-    """Fission: the i loop's other statements keep a loop of their own, before the nest's."""
+    """Fission: the i loop's other statements keep loops of their own, those before the nest in
+    a loop before it and those after it (a fused consumer of the product) in a loop after it.
+    The i iterations are disjoint (``match``), so distributing the statements keeps their order."""
     i = nest.i
-    others = [o for o in i.body.block.ops if o is not nest.j and not isinstance(o, LoopYieldOp)]
-    if not others:
+    body = [o for o in i.body.block.ops if not isinstance(o, LoopYieldOp)]
+    after = body[body.index(nest.j) + 1 :]
+    if len(body) == 1:
         return
+    nest.i = _loop_after(i, [nest.j])
+    if after:
+        _loop_after(nest.i, after)
+
+
+def _loop_after(i: ForOp, ops: list[Operation]) -> ForOp:
+    """A loop with ``i``'s header, right after ``i``, holding ``ops`` (moved out of the loop that
+    holds them, an original of ``i``'s header) and reading its own induction variable."""
+    source = ops[0].parent_op()
+    assert isinstance(source, ForOp)
     new_i = ForOp(i.lb, i.ub, i.step, parallel=i.is_parallel)
     new_i.attributes.update(i.attributes)
     new_i.induction_var.name_hint = i.induction_var.name_hint
     i.parent_block().insert_op_after(new_i, i)
-    nest.j.detach()
-    new_i.body.block.insert_op_before(nest.j, new_i.body.block.last_op)
-    for o in nest.j.walk():
-        o.operands = [new_i.induction_var if v is i.induction_var else v for v in o.operands]
-    nest.i = new_i
+    for op in ops:
+        op.detach()
+        new_i.body.block.insert_op_before(op, new_i.body.block.last_op)
+        for o in op.walk():
+            o.operands = [new_i.induction_var if v is source.induction_var else v for v in o.operands]
+    return new_i
 
 
 def schedule(nest: Nest, target: TargetAttr, consts: IndexConstants) -> None:
