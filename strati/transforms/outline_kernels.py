@@ -82,8 +82,9 @@ def may_alias(a: SSAValue, b: SSAValue) -> bool:
 
 
 def signature(op: Operation, arguments: list[SSAValue]) -> tuple:
-    """What makes two nests the same kernel: every op's name, attributes, properties and result
-    types, its operands by position (arguments by index), and the regions' shapes."""
+    """What makes two nests the same kernel (with the arguments' types, which the caller adds):
+    every op's name, attributes, properties and result types, its operands by position
+    (arguments by index), and the regions' shapes."""
     numbers: dict[SSAValue, int] = {v: i for i, v in enumerate(arguments)}
     key: list = []
 
@@ -175,7 +176,7 @@ class OutlineKernelsPass(ModulePass):
                 aliasing = [
                     isinstance(v.type, MemRefType) and any(w is not v and may_alias(v, w) for w in buffers) for v in arguments
                 ]
-                key = (signature(nest, arguments), tuple(aliasing))
+                key = (signature(nest, arguments), tuple(v.type for v in arguments), tuple(aliasing))
                 callee = kernels.get(key)
                 fn.body.block.insert_op_before(func.CallOp(callee or "", arguments, []), nest)
                 call = nest.prev_op

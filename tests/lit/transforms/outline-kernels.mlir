@@ -83,3 +83,25 @@ func.func @in_place(%out: memref<16xf32>) {
   memref.dealloc %arena : memref<128xi8>
   func.return
 }
+
+// -----
+// The same loops over buffers of other types (a copy into channels 0-3 of a 4- and of a
+// 6-channel buffer, as a concat does) are two kernels: the arguments' types are part of what
+// makes a kernel (they were one, and the second call did not verify).
+// CHECK-LABEL: func.func @same_loops_other_types(
+// CHECK: func.call @same_loops_other_types.kernel0(%x, %a) : (memref<4xf32>, memref<4xf32>) -> ()
+// CHECK-NEXT: func.call @same_loops_other_types.kernel1(%x, %b) : (memref<4xf32>, memref<6xf32>) -> ()
+func.func @same_loops_other_types(%x: memref<4xf32>, %a: memref<4xf32>, %b: memref<6xf32>) attributes {strati.outputs = 2 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  loop.for %i = %c0 to %c4 step %c1 {
+    %v = memref.load %x[%i] : memref<4xf32>
+    memref.store %v, %a[%i] : memref<4xf32>
+  }
+  loop.for %i = %c0 to %c4 step %c1 {
+    %v = memref.load %x[%i] : memref<4xf32>
+    memref.store %v, %b[%i] : memref<6xf32>
+  }
+  func.return
+}
