@@ -31,7 +31,13 @@ child) first, so that no compile or session time includes one-time start-up.
 Informative only: nothing is asserted.  From the repository root::
 
     .venv/bin/python bench/onnx_models.py [--filter REGEX] [--limit N] [--repeat N] [--budget SECONDS]
-                                          [--timeout SECONDS] [--sets SETS] [--threads N]
+                                          [--timeout SECONDS] [--sets SETS] [--threads N] [--random-weights SEED]
+
+``--random-weights SEED`` gives the light models seeded random weights in place of their
+ConstantOfShape ones, whose equal values make every logit tie, so that a softmax of them
+depends on the last bit of each sum's order (strati sums in a different order per output
+block, onnxruntime in one order for all, so only onnxruntime reproduces the uniform expected
+output); the expected outputs are then onnxruntime's on the same model and inputs.
 """
 
 from __future__ import annotations
@@ -294,6 +300,68 @@ def geometric_mean(values: list[float]) -> float:
     return math.exp(sum(map(math.log, values)) / len(values)) if values else float("nan")
 
 
+def random_weights(model, seed: int):
+    """The model with each ConstantOfShape of a constant shape (the light models' weights: every
+    element equal, so that their logits tie and a softmax of them depends on the last bit of the
+    summation order) replaced by seeded random values: He-scaled normals for tensors of rank 2
+    and more, and for vectors the original value times U(0.5, 1.5) (a positive variance stays
+    positive), or N(0, 0.1) where it was 0."""
+    import onnx
+    from onnx import numpy_helper
+
+    rng = np.random.default_rng(seed)
+    graph = model.graph
+    known = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
+    for node in graph.node:
+        if node.op_type == "Constant":
+            value = next((a.t for a in node.attribute if a.name == "value"), None)
+            if value is not None:
+                known[node.output[0]] = numpy_helper.to_array(value)
+    kept = []
+    for node in graph.node:
+        shape = known.get(node.input[0]) if node.op_type == "ConstantOfShape" and node.input else None
+        if shape is None:
+            kept.append(node)
+            continue
+        value = next((numpy_helper.to_array(a.t) for a in node.attribute if a.name == "value"), np.zeros(1, np.float32))
+        dims = [int(d) for d in shape.reshape(-1)]
+        if len(dims) >= 2:
+            data = rng.standard_normal(dims) * np.sqrt(2.0 / max(int(np.prod(dims[1:])), 1))
+        elif float(value.reshape(-1)[0]) != 0:
+            data = float(value.reshape(-1)[0]) * rng.uniform(0.5, 1.5, dims)
+        else:
+            data = rng.normal(0.0, 0.1, dims)
+        tensor = numpy_helper.from_array(data.astype(value.dtype))
+        kept.append(onnx.helper.make_node("Constant", [], [node.output[0]], name=node.name, value=tensor))
+    del graph.node[:]
+    graph.node.extend(kept)
+    onnx.checker.check_model(model)
+    return model
+
+
+def with_random_weights(runner, case, seed: int):
+    """The case on :func:`random_weights`, its expected outputs onnxruntime's on the same inputs."""
+    import dataclasses
+
+    import onnxruntime as ort
+
+    def load_model():
+        return random_weights(case.load_model(), seed)
+
+    def load_data(model):
+        data = case.load_data(case.load_model())
+        if not data:
+            return data
+        inputs = runner._arrays(data[0][0])
+        options = ort.SessionOptions()
+        options.log_severity_level = 4  # (the unused shape constants left behind are not news)
+        session = ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
+        feeds = {i.name: x for i, x in zip(session.get_inputs(), inputs)}
+        return [(inputs, session.run(None, feeds))]
+
+    return dataclasses.replace(case, load_model=load_model, load_data=load_data)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--filter", metavar="REGEX", help="only models whose SET/NAME matches")
@@ -303,6 +371,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=600.0, help="a model taking longer in all is killed (default 600 s)")
     parser.add_argument("--sets", default=",".join(DEFAULT_SETS), help=f"comma-separated (default: {','.join(DEFAULT_SETS)})")
     parser.add_argument("--threads", type=int, default=2, help="strati's threads per parallel region (default 2)")
+    parser.add_argument("--random-weights", type=int, metavar="SEED",
+                        help="light models: seeded random weights for the ConstantOfShape ones (their equal weights tie "
+                             "the logits), expected outputs from onnxruntime")
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
@@ -314,6 +385,8 @@ def main(argv: list[str] | None = None) -> int:
     if unknown := [s for s in sets if s not in known]:
         parser.error(f"unknown set '{unknown[0]}' (sets: {', '.join(known)})")
     cases = runner.collect(sets)
+    if args.random_weights is not None:
+        cases = [with_random_weights(runner, c, args.random_weights) if c.set == "light" else c for c in cases]
     if args.filter:
         pattern = re.compile(args.filter)
         cases = [c for c in cases if pattern.search(c.id)]
