@@ -15,7 +15,6 @@ on some negative ones (``std::clamp`` in Slice), so they are refused before it r
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,6 +22,7 @@ import onnx
 from onnx import AttributeProto, TensorProto
 
 from strati.diagnostics import StratiError
+from strati.paths import UnsafePath, inside
 
 
 class ModelCheckError(StratiError):
@@ -80,21 +80,10 @@ def _read(tensor: TensorProto, directory: Path, what: str) -> bytes:
     location = info.get("location", "")
     if not location:
         raise ModelCheckError(f"{what} has external data without a location")
-    parts = location.replace("\\", "/").split("/")
-    if os.path.isabs(location) or location.startswith(("/", "\\")) or (len(location) > 1 and location[1] == ":"):
-        raise ModelCheckError(f"{what}: external data location '{location}' is absolute (it must be a file in the model's directory)")
-    if ".." in parts:
-        raise ModelCheckError(f"{what}: external data location '{location}' leaves the model's directory")
-    base = directory.resolve()
-    path = (base / location).resolve()
-    if os.path.commonpath([base, path]) != str(base):
-        raise ModelCheckError(f"{what}: external data location '{location}' leads out of the model's directory (a symbolic link)")
     try:
-        mode = os.stat(path).st_mode
-    except OSError as err:
-        raise ModelCheckError(f"{what}: cannot read its external data '{location}': {err.strerror or err}") from None
-    if not stat.S_ISREG(mode):
-        raise ModelCheckError(f"{what}: external data location '{location}' is not a regular file")
+        path = inside(directory, location, what, "the model's directory", label="external data location")
+    except UnsafePath as err:
+        raise ModelCheckError(str(err)) from None
     try:
         offset = int(info.get("offset", "0"))
         length = int(info["length"]) if "length" in info else None

@@ -189,6 +189,9 @@ def _runs_every_trip(n: Node, body) -> bool:
     if initial is None or not bool(np.asarray(initial).reshape(-1)[0]):
         return False
     out = body.output[0].name
+    producers = {o: node for node in body.node for o in node.output}
+    while out in producers and producers[out].op_type == "Identity":
+        out = producers[out].input[0]
     if len(body.input) > 1 and out == body.input[1].name:
         return True
     for t in body.initializer:

@@ -125,7 +125,25 @@ def test_a_scan_output_needs_a_constant_trip_count():
     )
     with pytest.raises(StratiError) as info:
         import_model(model)
-    assert str(info.value) == "node 'loop' (Loop, opset 17): a scan output needs a constant trip count (the M input)"
+    assert str(info.value) == "unsupported: Loop (opset 17) (scan outputs need a trip count M known at import)"
+
+
+@pytest.mark.parametrize("initial", [True, False])
+def test_a_scan_output_of_a_loop_that_may_stop_early_is_refused(initial):
+    """A scan output's static length is the trip count: a loop that may end on its condition
+    first (a condition computed in the body, or false on entry) would leave rows unwritten."""
+    body = loop_body()
+    if initial:
+        body.node[1].CopyFrom(helper.make_node("Less", ["i", "two"], ["cond_out"]))
+        body.node.insert(0, const("two", 2, I64))
+    model = make(
+        [const("M", 5, I64), const("T", initial, B),
+         helper.make_node("Loop", ["M", "T", "s0"], ["s", "scans"], body=body, name="loop")],
+        [vi("s0", [3]), vi("x", [3])],
+        [vi("s", [3]), vi("scans", None)],
+    )  # fmt: skip
+    with pytest.raises(StratiError, match="scan outputs need a loop that runs its whole trip count"):
+        import_model(model)
 
 
 def test_a_carried_value_that_changes_shape_is_refused():
