@@ -168,6 +168,42 @@ def _light_cases() -> list[Case]:
     return cases
 
 
+def random_weights(model, seed: int):
+    """The model with each ConstantOfShape of a constant shape (the light models' weights: every
+    element equal, so that their logits tie and a softmax of them depends on the last bit of the
+    summation order) replaced by seeded random values: He-scaled normals for tensors of rank 2
+    and more, and for vectors the original value times U(0.5, 1.5) (a positive variance stays
+    positive), or N(0, 0.1) where it was 0."""
+    rng = np.random.default_rng(seed)
+    graph = model.graph
+    known = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
+    for node in graph.node:
+        if node.op_type == "Constant":
+            value = next((a.t for a in node.attribute if a.name == "value"), None)
+            if value is not None:
+                known[node.output[0]] = numpy_helper.to_array(value)
+    kept = []
+    for node in graph.node:
+        shape = known.get(node.input[0]) if node.op_type == "ConstantOfShape" and node.input else None
+        if shape is None:
+            kept.append(node)
+            continue
+        value = next((numpy_helper.to_array(a.t) for a in node.attribute if a.name == "value"), np.zeros(1, np.float32))
+        dims = [int(d) for d in shape.reshape(-1)]
+        if len(dims) >= 2:
+            data = rng.standard_normal(dims) * np.sqrt(2.0 / max(int(np.prod(dims[1:])), 1))
+        elif float(value.reshape(-1)[0]) != 0:
+            data = float(value.reshape(-1)[0]) * rng.uniform(0.5, 1.5, dims)
+        else:
+            data = rng.normal(0.0, 0.1, dims)
+        tensor = numpy_helper.from_array(data.astype(value.dtype))
+        kept.append(onnx.helper.make_node("Constant", [], [node.output[0]], name=node.name, value=tensor))
+    del graph.node[:]
+    graph.node.extend(kept)
+    onnx.checker.check_model(model)
+    return model
+
+
 def collect(sets: Sequence[str]) -> list[Case]:
     cases: list[Case] = []
     for s in sets:
