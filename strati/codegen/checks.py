@@ -22,21 +22,12 @@ import ctypes
 
 import numpy as np
 from llvmlite import ir
-from xdsl.ir import Operation, SSAValue
 
 from strati.diagnostics import StratiError
+from strati.dialects.tensor.scalar import checked_compare
 from strati.registry import register_op_attr
 
 I64 = ir.IntType(64)
-
-
-def checked_compare(ok: SSAValue) -> Operation | None:
-    """The ``arith.cmpi`` a check's condition is (or the first of an ``arith.andi`` of them):
-    its left operand is the value the check reports."""
-    op = ok.owner
-    while isinstance(op, Operation) and op.name == "arith.andi":
-        op = op.operands[0].owner
-    return op if isinstance(op, Operation) and op.name == "arith.cmpi" else None
 
 
 def _message(emitter, text: str) -> ir.Constant:

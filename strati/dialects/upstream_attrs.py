@@ -421,10 +421,19 @@ register_op_attr("arith.cmpi", "reference", cmpi)
 register_op_attr("arith.select", "reference", select)
 
 
-def assert_(op: Operation, ok: Array) -> None:
-    """``cf.assert``: a failed run-time check is an error naming it (compiled code reports the same)."""
-    if not np.all(ok):
-        raise StratiError(op.properties["msg"].data)
+def assert_(op: Operation, ok: Array, checked: Array | None = None) -> None:
+    """``cf.assert``: a failed run-time check is an error naming it and, when the interpreter
+    passes it (:func:`strati.dialects.tensor.scalar.check_operands`), the value it checked at
+    the first failing element, as compiled code reports it (strati.codegen.checks)."""
+    ok = np.asarray(ok)
+    if ok.all():
+        return
+    message = op.properties["msg"].data
+    if checked is None:
+        raise StratiError(message)
+    first = int(np.argmin(ok.reshape(-1)))
+    value = np.broadcast_to(np.asarray(checked), ok.shape).reshape(-1)[first]
+    raise StratiError(f"{message} (got {int(value)})")
 
 
 register_op_attr("cf.assert", "reference", assert_)

@@ -53,6 +53,7 @@ from strati.dense import numpy_from_dense, to_dtype
 from strati.diagnostics import StratiError
 from strati.dialects.loop import control
 from strati.dialects.loop.ops import ArenaViewOp, IndexLoop, ViewOp, buffer_bytes
+from strati.dialects.tensor.scalar import check_operands
 from strati.functions import argument_aliases, find_function, output_count
 from strati.runtime.interpreter import order_inputs
 
@@ -377,7 +378,7 @@ class LoopInterpreter:
     def _by_reference(self, op: Operation, reference: Callable[..., Any]) -> Step:
         """``reference(op, *operands)`` on scalars and buffers (numpy arrays it may write, as a
         target's DMA or GEMM op does); it returns the result, a tuple of them, or None."""
-        operands, results = tuple(op.operands), tuple(op.results)
+        operands, results = tuple(check_operands(op)), tuple(op.results)
         types = [r.type for r in results]
 
         def by_reference(env: Env) -> None:

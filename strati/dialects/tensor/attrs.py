@@ -16,6 +16,7 @@ from strati import registry
 from strati.diagnostics import StratiError
 from strati.dialects.shapes import make_tensor, normalize_axis, num_elements, shape_of
 from strati.dialects.tensor.ops import PARALLEL, GenericOp, IndexOp, YieldOp
+from strati.dialects.tensor.scalar import check_operands
 from strati.registry import register_op_attr
 
 
@@ -254,7 +255,7 @@ def generic_reference(
             reference = registry.get_op_attr(inner.name, "reference")
             if reference is None:
                 raise StratiError(f"op '{inner.name}' has no 'reference' attribute: the interpreter cannot run it", inner)
-            result = reference(inner, *(scope[v] for v in inner.operands))
+            result = reference(inner, *(scope[v] for v in check_operands(inner)))
             results = list(result) if isinstance(result, (tuple, list)) else [result]
             scope.update(zip(inner.results, (np.asarray(r) for r in results)))
     return tuple(outs)

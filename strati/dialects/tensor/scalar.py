@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     Signedness,
 )
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from strati.dialects.tensor.ops import ExtractOp, IndexOp
 
@@ -104,8 +104,25 @@ def and_(a: SSAValue, b: SSAValue) -> SSAValue:
 
 
 def check(ok: SSAValue, message: str) -> None:
-    """A run-time check (``cf.assert``): where ``ok`` is false the call fails with ``message``."""
+    """A run-time check (``cf.assert``): where ``ok`` is false the call fails with ``message``
+    and the value it checked (:func:`checked_compare`)."""
     cf.AssertOp(ok, message)
+
+
+def checked_compare(ok: SSAValue) -> Operation | None:
+    """The ``arith.cmpi`` a check's condition is (or the first of an ``arith.andi`` of them):
+    its left operand is the value a failed check reports, in compiled code and interpreters alike."""
+    op = ok.owner
+    while isinstance(op, Operation) and op.name == "arith.andi":
+        op = op.operands[0].owner
+    return op if isinstance(op, Operation) and op.name == "arith.cmpi" else None
+
+
+def check_operands(op: Operation) -> list[SSAValue]:
+    """What an interpreter passes to an op's ``reference``: its operands, and for a check
+    (``cf.assert``) the value it checked too, so that a failure reports it."""
+    compare = checked_compare(op.operands[0]) if op.name == "cf.assert" else None
+    return [*op.operands, compare.operands[0]] if compare is not None else list(op.operands)
 
 
 def in_range(k: SSAValue, n: int) -> SSAValue:

@@ -20,6 +20,11 @@
 // RUN: not strati-run %S/Inputs/gather-dyn.mlir --input x=%t/x.npy --input i=%t/bad.npy -O 2 2>&1 | filecheck %s --check-prefix=RUNTIME
 // RUN: not strati-run %S/Inputs/gather-dyn.mlir --input x=%t/x.npy --input i=%t/bad.npy -O 3 2>&1 | filecheck %s --check-prefix=RUNTIME
 // RUN: not strati-run %S/Inputs/gather-dyn.mlir --input x=%t/x.npy --input i=%t/bad.npy --backend interp 2>&1 | filecheck %s --check-prefix=INTERP
+// The interpreters of the lower levels report the index too, as compiled code does.
+// RUN: strati-opt %S/Inputs/gather-dyn.mlir --emit=tensor -o %t/g-tensor.mlir
+// RUN: strati-opt %S/Inputs/gather-dyn.mlir --emit=loop -o %t/g-loop.mlir
+// RUN: not strati-run %t/g-tensor.mlir --input x=%t/x.npy --input i=%t/bad.npy --backend interp 2>&1 | filecheck %s --check-prefix=RUNTIME
+// RUN: not strati-run %t/g-loop.mlir --input x=%t/x.npy --input i=%t/bad.npy --backend interp 2>&1 | filecheck %s --check-prefix=RUNTIME
 // RUNTIME: strati-run: error: 'graph.gather' op at {{.*}}gather-dyn.mlir:2:3: an index is out of range for dimension 0 of size 5 (got 99)
 // RUNTIME-NOT: output0
 // INTERP: gather-dyn.mlir:2:3: error: 'graph.gather' op index 99 is out of range for dimension 0 of size 5
