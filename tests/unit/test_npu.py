@@ -232,8 +232,9 @@ def test_calibrated_residual_cnn_on_the_npu_is_bit_exact_with_the_cpu():
     assert [op.name for op in quantized.walk()].count("graph.qconv2d") == 5
     report = accuracy(model, quantized, samples)
     assert "same argmax" in report
+    on_npu, on_cpu = strati.compile(quantized, "npu"), strati.compile(quantized, "cpu")
     for x in samples[:2]:
         SIMULATOR.report()
-        got = strati.compile(quantized, "npu")(x)
+        got = on_npu(x)
         assert SIMULATOR.stats["npu.gemm"][0] > 0
-        np.testing.assert_array_equal(got, strati.compile(quantized, "cpu")(x))
+        np.testing.assert_array_equal(got, on_cpu(x))
