@@ -40,7 +40,6 @@ Key = tuple
 """A structural name: ("result",), ("operand", parent, i), ("call", fn, args...), ..."""
 
 _names: dict[Key, str] = {}
-_consts: dict[int, tuple[str, Any]] = {}
 
 
 def var(key: Key) -> str:
@@ -51,11 +50,10 @@ def var(key: Key) -> str:
 
 
 def const(value: Any) -> str:
-    """A name for a Python object the generated code uses (a native, a literal, a rule)."""
-    entry = _consts.get(id(value))
-    if entry is None or entry[1] is not value:
-        entry = _consts[id(value)] = (f"K{len(_consts)}", value)
-    return entry[0]
+    """A name for a Python object the generated code uses (a native, a literal, a rule): its
+    identity, unique while the rule that names it holds it (MatchCode.consts, the group's
+    namespace), so nothing global keeps it alive."""
+    return f"K{id(value):x}"
 
 
 @dataclass
