@@ -161,6 +161,9 @@ class GenericOp(IRDLOperation):
                 printer.print_string(" : ")
                 printer.print_list([v.type for v in values], printer.print_attribute)
                 printer.print_string(")")
+        if self.attributes:  # a schedule's knobs and the like, as linalg.generic prints them
+            printer.print_string(" attrs = ")
+            printer.print_attr_dict(self.attributes)
         printer.print_string(" ")
         printer.print_region(self.body)
         if self.res:
@@ -194,6 +197,10 @@ class GenericOp(IRDLOperation):
             return [parser.resolve_operand(n, t) for n, t in zip(names, types)]
 
         inputs, outputs = operand_group("ins"), operand_group("outs")
+        attributes = {}
+        if parser.parse_optional_characters("attrs") is not None:
+            parser.parse_punctuation("=")
+            attributes = parser.parse_optional_attr_dict()
         body = parser.parse_region()
         result_types = []
         if parser.parse_optional_punctuation("->") is not None:
@@ -203,6 +210,7 @@ class GenericOp(IRDLOperation):
             result_types=[result_types],
             properties={"indexing_maps": props["indexing_maps"], "iterator_types": props["iterator_types"]},
             regions=[body],
+            attributes=attributes,
         )
         return op
 

@@ -57,3 +57,15 @@ func.func @movement(%a: tensor<4x8xf32>, %b: tensor<2x8xf32>) -> tensor<32xf32> 
   %r = tensor.reshape %i : (tensor<4x8xf32>) -> tensor<32xf32>
   func.return %r : tensor<32xf32>
 }
+
+// Attributes beside the two properties (a schedule's knobs) print after the operands, as
+// linalg.generic's `attrs = {...}`, and read back: --emit=tensor keeps a conv's blocking.
+// CHECK-LABEL: func.func @scheduled(
+func.func @scheduled(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: tensor.generic {{.*}} outs(%a : tensor<4xf32>) attrs = {schedule.ow_tile = 7 : i64} {
+  %r = tensor.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%a : tensor<4xf32>) attrs = {schedule.ow_tile = 7 : i64} {
+  ^bb0(%x: f32):
+    tensor.yield %x : f32
+  } -> tensor<4xf32>
+  func.return %r : tensor<4xf32>
+}
