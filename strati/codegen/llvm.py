@@ -18,7 +18,8 @@ Conventions of the generated code:
   marked ``parallel`` still runs sequentially here.  ``vector_width`` and
   ``unroll`` become ``llvm.loop`` hints for LLVM's vectorizer and unroller.
 * Floating point: ``fadd``/``fsub``/``fmul``/``fneg`` carry ``reassoc contract
-  afn``, ``fdiv`` ``arcp contract``, and never ``nnan``/``ninf``/``nsz`` (unless the
+  afn``, ``fdiv`` ``contract`` (not ``arcp``: ``x * (1/s)`` moves a quotient near a
+  rounding tie by one step, and quantisation rounds such quotients), and never ``nnan``/``ninf``/``nsz`` (unless the
   op asks for them with its own ``fastmath`` flags), so NaN and infinities keep
   their meaning.  ``arith.maximumf``/``minimumf`` propagate NaN (``llvm.maximum``
   /``llvm.minimum``); ``maxnumf``/``minnumf`` ignore it (``llvm.maxnum``).
@@ -87,7 +88,7 @@ VOID = ir.VoidType()
 
 # Fast-math flags the generated code may use: never nnan/ninf/nsz (NaN, inf and -0 keep their meaning).
 ADD_FLAGS = ("reassoc", "contract", "afn")
-DIV_FLAGS = ("arcp", "contract")
+DIV_FLAGS = ("contract",)
 FLAG_ORDER = ("fast", "reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn")
 
 STACK_BUFFER_LIMIT = 16 * 1024

@@ -85,6 +85,16 @@ def test_binary_float(name, body, ref):
     np.testing.assert_allclose(exe(a, b), ref(a, b), rtol=SIMPLE)
 
 
+def test_division_by_an_invariant_is_exact():
+    """``x / s`` with ``s`` the same for the whole loop is IEEE division, as numpy's: not ``x *
+    (1 / s)`` (LLVM's ``arcp``), which moves a quotient near a rounding tie by one step (onnx's
+    DynamicQuantizeLinear cases divide by a scale computed at run time, then round)."""
+    text = elementwise("%s = memref.load %in1[%c0] : memref<1000xf32>\n    %r = arith.divf %x0, %s : f32", 1)
+    text = text.replace("%in0: memref<1000xf32>,", "%in0: memref<1000xf32>, %in1: memref<1000xf32>,")
+    x, s = normal(), np.full(1000, np.float32(0.1))
+    np.testing.assert_array_equal(jit(text)(x, s), x / s[0])
+
+
 UNARY = [
     ("negf", "arith.negf %x0 : f32", f64(np.negative), normal, SIMPLE),
     ("absf", "math.absf %x0 : f32", f64(np.abs), normal, SIMPLE),
