@@ -2262,8 +2262,8 @@ def _dynamic_slice(n: Node, axes: list[int] | None, steps: list[int] | None):
         a %= rank
         if inferred is not None and len(inferred) == rank and inferred[a] is not None:
             out[a] = inferred[a]
-        elif s_root is e_root:
-            out[a] = max(0, -((s_off - e_off) // step))
+        elif s_root is e_root and (shape[a] is None or -((s_off - e_off) // step) <= -(-shape[a] // abs(step))):
+            out[a] = max(0, -((s_off - e_off) // step))  # (more than the dimension holds: "to the end", refused)
         else:
             raise NodeError(
                 f"the output's extent along axis {a} depends on run-time starts and ends "

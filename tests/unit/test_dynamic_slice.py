@@ -91,13 +91,18 @@ def test_onnx_slice_with_a_run_time_start():
         exe(x=x, s=np.array([-1]))  # [-1:1] is empty in ONNX: not the declared 2 elements
 
 
-def test_onnx_slice_with_a_run_time_extent_is_refused():
+@pytest.mark.parametrize("to_the_end", [False, True])
+def test_onnx_slice_with_a_run_time_extent_is_refused(to_the_end):
+    """A constant end, or the start plus more than the dimension holds (sliced to the end)."""
+    nodes = [helper.make_node("Slice", ["x", "s", "e"], ["y"])]
+    if to_the_end:
+        nodes.insert(0, helper.make_node("Add", ["s", "c"], ["e"]))
     model = _model(
-        [helper.make_node("Slice", ["x", "s", "e"], ["y"])],
+        nodes,
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [6]), helper.make_tensor_value_info("s", TensorProto.INT64, [1])],
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
     )
-    model.graph.initializer.append(helper.make_tensor("e", TensorProto.INT64, [1], [6]))
+    model.graph.initializer.append(helper.make_tensor("c" if to_the_end else "e", TensorProto.INT64, [1], [2**62 if to_the_end else 6]))
     with pytest.raises(StratiError, match="extent along axis 0 depends on run-time starts and ends") as err:
         strati.compile(model)
     assert "\n" not in str(err.value)
