@@ -525,6 +525,15 @@ def _tp_shape(tp: onnx.TypeProto | None) -> tuple | None:
     return tuple(d.dim_value if d.HasField("dim_value") else None for d in tp.tensor_type.shape.dim)
 
 
+@dataclass(frozen=True)
+class NeedsStatic:
+    """What a converter's ``check`` reports when a problem goes away once input ``index`` is
+    known at import (the analysis names the graph inputs that flow into it)."""
+
+    detail: str
+    index: int
+
+
 @dataclass
 class Analysis:
     model: onnx.ModelProto
@@ -632,7 +641,11 @@ def analyse(model: onnx.ModelProto, constant_inputs: Iterable[str] = ()) -> Anal
                 node_problems.append(Problem(op_type, opset, "(attribute references)"))
             if spec.check is not None:
                 for detail in spec.check(info):
-                    node_problems.append(Problem(op_type, opset, detail))
+                    if isinstance(detail, NeedsStatic):  # the graph inputs that flow into that input
+                        needs = tuple(sorted(deps.get(node.input[detail.index], ()))) if info.has(detail.index) else ()
+                        node_problems.append(Problem(op_type, opset, detail.detail, needs_constant=needs))
+                    else:
+                        node_problems.append(Problem(op_type, opset, detail))
             for i in spec.static_inputs(version):
                 if info.has(i) and not info.is_static(i):
                     needs = tuple(sorted(deps.get(node.input[i], ())))
@@ -2205,7 +2218,63 @@ def _split(n: Node):
     return outs if isinstance(outs, list) else [outs]
 
 
-@op("Slice", static=lambda v: (1, 2, 3, 4) if v >= 10 else ())
+_SAME_ELEMENTS = ("graph.unsqueeze", "graph.squeeze", "graph.reshape", "graph.flatten", "graph.identity")
+
+
+def _offset_form(imp: Importer, v: SSAValue) -> tuple[SSAValue, int]:
+    """``v`` as ``root + c`` elementwise (c an integer), looking through reshapes and through
+    additions and subtractions of one-element integer constants (which keep the element order)."""
+    c = 0
+    while isinstance(v.owner, Operation):
+        op = v.owner
+        if op.name in _SAME_ELEMENTS:
+            v = op.operands[0]
+            continue
+        if op.name not in ("graph.add", "graph.sub"):
+            break
+        for i in (1, 0) if op.name == "graph.add" else (1,):
+            k = imp.known.get(op.operands[i])
+            if k is not None and k.size == 1 and k.dtype.kind in "iu":
+                c += int(k.reshape(-1)[0]) * (-1 if op.name == "graph.sub" else 1)
+                v = op.operands[1 - i]
+                break
+        else:
+            break
+    return v, c
+
+
+def _dynamic_slice(n: Node, axes: list[int] | None, steps: list[int] | None):
+    """Slice with run-time starts or ends: graph.dynamic_slice when each sliced extent is known
+    at import (ends = starts + a constant, or onnx's inferred output shape), refused otherwise."""
+    shape = list(n.shape(0))
+    rank = len(shape)
+    length = n.shape(1)[0] if len(n.shape(1)) == 1 else None
+    if length is None or n.shape(2) != (length,):
+        raise NodeError(f"run-time starts and ends must be vectors of one static length, got {list(n.shape(1))} and {list(n.shape(2))}")
+    axes = list(range(length)) if axes is None else axes
+    steps = [1] * length if steps is None else steps
+    if len(axes) != length or len(steps) != length or 0 in steps or not all(-rank <= a < rank for a in axes):
+        raise NodeError(f"axes {axes} and steps {steps} do not fit {length} run-time starts for rank {rank}")
+    inferred = _tp_shape(n.b.analysis.types.get(n.proto.output[0])) if n.b.analysis is not None else None
+    (s_root, s_off), (e_root, e_off) = _offset_form(n.b, n.x(1)), _offset_form(n.b, n.x(2))
+    out = list(shape)
+    for a, step in zip(axes, steps):
+        a %= rank
+        if inferred is not None and len(inferred) == rank and inferred[a] is not None:
+            out[a] = inferred[a]
+        elif s_root is e_root and (shape[a] is None or -((s_off - e_off) // step) <= -(-shape[a] // abs(step))):
+            out[a] = max(0, -((s_off - e_off) // step))  # (more than the dimension holds: "to the end", refused)
+        else:
+            raise NodeError(
+                f"the output's extent along axis {a} depends on run-time starts and ends "
+                "(strati needs it static: ends = starts + a constant, or a static output shape)"
+            )
+    props = {"axes": tuple(axes), "steps": None if all(s == 1 for s in steps) else tuple(steps)}
+    result_type = make_tensor(out, n.x(0).type.get_element_type())
+    return n.b.op("graph.dynamic_slice", [n.x(0), n.x(1), n.x(2)], props, result_type=result_type)
+
+
+@op("Slice", static=lambda v: (3, 4) if v >= 10 else ())
 def _slice(n: Node):
     if n.v < 10:
         starts, ends, axes, steps = n.ints("starts"), n.ints("ends"), n.ints("axes"), None
@@ -2213,7 +2282,10 @@ def _slice(n: Node):
         def values(i: int, what: str):
             return None if not n.has(i) else [int(v) for v in n.need_const(i, what).reshape(-1)]
 
-        starts, ends, axes, steps = values(1, "starts"), values(2, "ends"), values(3, "axes"), values(4, "steps")
+        axes, steps = values(3, "axes"), values(4, "steps")
+        if n.has(1) and n.has(2) and (n.const(1) is None or n.const(2) is None):
+            return _dynamic_slice(n, axes, steps)
+        starts, ends = values(1, "starts"), values(2, "ends")
     if starts is None or ends is None:
         raise NodeError("starts and ends must be given")
     props = {"starts": tuple(starts), "ends": tuple(ends), "axes": None if axes is None else tuple(axes),

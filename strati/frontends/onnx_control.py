@@ -27,7 +27,7 @@ from xdsl.ir import Block, Region, SSAValue
 from strati.dialects.graph.ops import YieldOp
 from strati.dialects.graph.ops_control import SCALAR_I1, SCALAR_I64, IfOp, LoopOp
 from strati.dialects.shapes import shape_of
-from strati.frontends.onnx import OPS, Node, NodeError, NodeInfo, _tensor_array, op, op_version
+from strati.frontends.onnx import OPS, NeedsStatic, Node, NodeError, NodeInfo, _tensor_array, op, op_version
 
 INT64_MAX = np.iinfo(np.int64).max
 
@@ -71,13 +71,16 @@ def _subgraph_problems(graph, outer_static, opset: int, what: str) -> list[str]:
     return out
 
 
-def _check_control(info: NodeInfo) -> list[str]:
+def _check_control(info: NodeInfo) -> list[str | NeedsStatic]:
     if info.node.op_type == "If" and info.is_static(0):
         return []  # the taken branch is imported in place; it reports its own nodes
     out = []
     carried = max(len(info.node.input) - 2, 0)
-    if info.node.op_type == "Loop" and len(info.node.output) > carried and not (info.has(0) and info.is_static(0)):
-        out.append("(scan outputs need a trip count M known at import)")
+    if info.node.op_type == "Loop" and len(info.node.output) > carried:
+        if not (info.has(0) and info.is_static(0)):
+            out.append(NeedsStatic("(scan outputs need a trip count M known at import)", 0))
+        if info.has(1) and not info.is_static(1):  # it must be true on entry (_runs_every_trip)
+            out.append(NeedsStatic("(scan outputs need the initial condition known at import)", 1))
     for a in info.node.attribute:
         if a.type == a.GRAPH:
             out += _subgraph_problems(a.g, info.static, info.opset, a.name.replace("_", " "))

@@ -92,6 +92,8 @@ class Driver:
         self.filename = "<stdin>" if args.input_file in (None, "-") else args.input_file
         self.timing = Timing()
         self.tree_files = 0
+        self.weights: Path | None = None  # --external-weights: OUT.weights.bin
+        self.printing: resources.ResourcePrinting | None = None  # the last chunk's, with its external bytes
 
     def process(self, text: str, chunk: int) -> tuple[list[Diagnostic], str | None]:
         """Parse, verify, run the passes and print one chunk of input."""
@@ -153,8 +155,9 @@ class Driver:
             except StratiError as err:
                 return [op_diagnostic(err.message, err.op, self.filename)], None
         else:
+            self.printing = resources.printing_from_arguments(self.args, self.weights.name if self.weights else None)
             out = module_text(module, generic=self.args.print_op_generic, locations=self.args.print_debuginfo,
-                              resources=resources.printing_from_arguments(self.args))
+                              resources=self.printing)
         self.timing.add("Output", time.perf_counter() - start)
         return [], out
 
@@ -266,7 +269,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("--list-rules", action="store_true", help="list the loaded rules and where each came from, and exit")
     ap.add_argument("--print-rules", metavar="FILE.rules", help="check a rules file, print it in canonical form, and exit")
     ap.add_argument("-q", "--quiet", action="store_true", help="no progress line on a terminal during a long compile")
-    resources.add_arguments(ap)
+    resources.add_arguments(ap, external=True)
     limits.add_arguments(ap)
     return ap
 
@@ -350,6 +353,12 @@ def run(argv: list[str] | None = None) -> int:
         passes = (*passes, *rule_passes)
     text = read_text(args.input_file)
     driver = Driver(args, passes)
+    if args.external_weights:  # as strati-import's: the blobs go to OUT.weights.bin beside -o OUT
+        if args.output == "-":
+            raise ToolError("--external-weights needs -o OUT.mlir (the weights go to OUT.weights.bin beside it)")
+        if args.split_input_file or args.emit == "llvm":
+            raise ToolError(f"--external-weights writes one module's IR, not {'--split-input-file' if args.split_input_file else '--emit=llvm'}")
+        driver.weights = resources.weights_path(args.output)
     chunks = split_chunks(text) if args.split_input_file else [text]
     outputs, ok = [], True
     for index, chunk in enumerate(chunks):
@@ -369,6 +378,8 @@ def run(argv: list[str] | None = None) -> int:
         sys.stderr.write(driver.timing.report())
     if not ok:
         return 1
+    if driver.weights is not None and driver.printing is not None and driver.printing.places:
+        write_text(str(driver.weights), bytes(driver.printing.external))
     write_text(args.output, "// -----\n".join(outputs))
     return 0
 

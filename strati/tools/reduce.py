@@ -16,7 +16,9 @@ Reductions, tried until none applies (the result is 1-minimal for them):
 * shrink shapes: every dimension of one size made 1, or halved, throughout the file.
 
 A candidate must parse and verify when the input does (and may be anything when it does
-not, when only whole lines are deleted).  A file written by ``strati-opt --crash-reproducer``
+not, when only whole lines are deleted).  A module with external weights (``docs/weights.md``)
+reads them from beside the input; candidates and the result carry them in the text
+(``dense_resource`` blobs), so each stands alone.  A file written by ``strati-opt --crash-reproducer``
 feeds in directly: its first line (the pipeline that fails) is kept at the top.
 """
 
@@ -54,7 +56,11 @@ Edit = Callable[[ModuleOp], bool]
 
 
 class Reducer:
-    def __init__(self, text: str, test: str, timeout: float, allow_unregistered: bool, log: Callable[[str], None]):
+    def __init__(self, text: str, test: str, timeout: float, allow_unregistered: bool, log: Callable[[str], None],
+                 filename: str = "candidate.mlir"):
+        # Parsed as the input file: an external weights file resolves beside the input, not the
+        # candidate; candidates (and the result) are printed with the weights in the text.
+        self.filename = filename
         first = text.splitlines(keepends=True)[:1]
         self.header = first[0] if first and first[0].startswith("// strati-opt ") else ""  # a crash reproducer's
         self.test, self.timeout, self.allow_unregistered, self.log = test, timeout, allow_unregistered, log
@@ -71,7 +77,7 @@ class Reducer:
     def module(self, text: str) -> ModuleOp | None:
         """The parsed, verified module, or None."""
         try:
-            module = parse_module(make_context(self.allow_unregistered), text, "candidate.mlir")
+            module = parse_module(make_context(self.allow_unregistered), text, self.filename)
         except ParseError:
             return None
         except Exception:  # noqa: BLE001 - a parser bug is a reason not to use this candidate
@@ -388,7 +394,7 @@ def run(argv: list[str] | None = None) -> int:
     out = output_path(args)
     log = (lambda _: None) if args.quiet else (lambda line: print(f"{TOOL}: {line}", file=sys.stderr))
     start = time.monotonic()
-    reducer = Reducer(text, args.test, args.timeout, args.allow_unregistered_dialect, log)
+    reducer = Reducer(text, args.test, args.timeout, args.allow_unregistered_dialect, log, args.input_file)
     with reducer.tmp:
         result = reducer.reduce()
     write_text(out, result)

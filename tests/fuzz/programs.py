@@ -623,6 +623,31 @@ def scatter_nd(p: Program, op: str) -> None:
     p.emit(op, [x, indices, updates], [f'reduction = "{reduction}"'])
 
 
+def dynamic_slice(p: Program, op: str) -> None:
+    """One sliced axis, with starts and ends (constants here) that give the declared extent."""
+    x = p.pick(min_rank=1)
+    a = p.rng.randrange(len(x.shape))
+    d = x.shape[a]
+    step = p.rng.choice([1, 1, 2, -1, -2])
+    m = p.rng.randint(0, -(-d // abs(step)))
+    if m == 0:
+        s = p.rng.randint(0, max(d - 1, 0))
+    elif step > 0:
+        s = p.rng.randint(0, max(0, d - (m - 1) * step - 1))
+    else:
+        s = p.rng.randint(min((m - 1) * -step, max(d - 1, 0)), max(d - 1, 0))
+    e = s + m * step
+    if e < 0:
+        e = -d - 1  # "before 0": -1 would count from the end
+    if s < d and p.rng.random() < 0.3:
+        s -= d  # the same start counted from the end
+    starts, ends = p.constant(np.array([s], np.int64), "i64"), p.constant(np.array([e], np.int64), "i64")
+    shape = list(x.shape)
+    shape[a] = m
+    props = [ints("axes", [a])] + ([ints("steps", [step])] if step != 1 else [])
+    p.emit(op, [x, starts, ends], props, [tensor_type(shape, "f32")])
+
+
 def constant(p: Program, op: str) -> None:
     x = p.pick()
     c = p.random_constant(x.shape if p.rng.random() < 0.7 else (), "f32")
@@ -673,6 +698,7 @@ PROPOSALS = {
     "gather_elements": gather_elements,
     "gather_nd": gather_nd,
     "scatter_nd": scatter_nd,
+    "dynamic_slice": dynamic_slice,
 }
 """How to propose each graph op; tests check that every op of ``ALL_OPS`` is here."""
 

@@ -647,6 +647,18 @@ for _i, (_shape, _ishape, _batch) in enumerate([((5, 3), (4, 2), 0), ((5, 3), (2
     _out = _ishape[:-1] + _shape[_batch + _k :]
     add(Case("gather_nd", [_data, _idx], [_out], [_data.dtype], props=f"batch_dims = {_batch}" if _batch else ""))
 
+# dynamic_slice: (shape, starts, ends, axes, steps, result shape); negative starts count from the
+# end, out-of-range ones clamp (the extents are the Python slices' of the same bounds).
+for _i, (_shape, _s, _e, _axes, _steps, _out) in enumerate([
+        ((7,), [-3], [100], [0], [1], (3,)), ((5, 13), [1, -100], [4, 5], [0, 1], [1, 2], (3, 3)),
+        ((3, 1, 13), [12], [-100], [-1], [-3], (3, 1, 5)), ((2, 33), [0], [0], [1], [1], (2, 0)),
+        ((4, 7), [-1, 2], [-5, 3], [0, 1], [-1, 1], (4, 1))]):  # fmt: skip
+    _props = f"axes = array<i64: {', '.join(map(str, _axes))}>"
+    _props += f", steps = array<i64: {', '.join(map(str, _steps))}>" if any(s != 1 for s in _steps) else ""
+    _ints = [np.int64, np.int32][_i % 2]
+    add(Case("dynamic_slice", [sample(_shape, [np.float32, np.int64][_i % 2]), np.array(_s, _ints), np.array(_e, _ints)],
+             [_out], [[np.float32, np.int64][_i % 2]], props=_props))  # fmt: skip
+
 for _i, (_shape, _idx) in enumerate([((5, 3), [[4], [0], [-2]]), ((5, 3), [[1, 2], [0, -1], [1, 2]]),
                                      ((2, 3, 4), [[[1, 0], [0, 2]]]), ((7,), [[3]]), ((3, 13), [[2], [1], [0], [-1]])]):  # fmt: skip
     _idx = np.array(_idx, np.int64)

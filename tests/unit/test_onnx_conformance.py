@@ -49,7 +49,7 @@ CASES = {
         "test_rms_normalization_4d_axis_negative_2", "test_round", "test_shape_start_1_end_negative_1",
         "test_slice_neg_steps", "test_split_2d_uneven_split_opset18", "test_tril_neg", "test_upsample_nearest",
         "test_where_long_example", "test_xor_bcast4v3d", "test_attention_3d_gqa_causal_expanded",
-        "test_if", "test_scan9_sum", "test_scan9_multi_state", "test_scan_sum",
+        "test_if", "test_scan9_sum", "test_scan9_multi_state", "test_scan_sum", "test_loop11",
     ],
 }  # fmt: skip
 

@@ -65,3 +65,38 @@ def test_a_slow_test_counts_as_uninteresting():
     reducer = Reducer(TEXT, "sleep 5", timeout=0.2, allow_unregistered=False, log=lambda _: None)
     with reducer.tmp:
         assert not reducer.interesting(TEXT)
+
+
+def test_a_module_with_external_weights_reads_them_beside_the_input(tmp_path, monkeypatch):
+    """The weights file is found beside the input, not the candidate (nor the working
+    directory); the result carries the weights in its text and stands alone."""
+    import numpy as np
+
+    from strati.resources import ResourcePrinting
+    from strati.source import module_text
+
+    weights = np.arange(2 * 1031, dtype=np.float32).reshape(2, 1031) / 7
+    module = load_module(
+        f"""func.func @f(%x: tensor<2x1031xf32>) -> tensor<2x1031xf32> {{
+  %w = graph.constant dense<"0x{weights.tobytes().hex()}"> : tensor<2x1031xf32>
+  %y = graph.add %x, %w : tensor<2x1031xf32>
+  %z = graph.relu %y : tensor<2x1031xf32>
+  func.return %z : tensor<2x1031xf32>
+}}""",
+        "m.mlir",
+    )
+    home = tmp_path / "home"
+    home.mkdir()
+    printing = ResourcePrinting(weights_file="m.weights.bin")
+    (home / "m.mlir").write_text(module_text(module, resources=printing))
+    (home / "m.weights.bin").write_bytes(bytes(printing.external))
+    monkeypatch.chdir(tmp_path)  # not the input's directory
+    out = tmp_path / "reduced.mlir"
+    assert run([str(home / "m.mlir"), "--test", "grep -q graph.add {} && grep -q graph.constant {}", "-o", str(out), "-q"]) == 0
+    reduced = out.read_text()
+    assert "graph.relu" not in reduced and "external_resources" not in reduced
+    (constant,) = [op for op in load_module(reduced, "elsewhere.mlir").walk() if op.name == "graph.constant"]
+    from strati.dense import numpy_from_dense
+
+    values = numpy_from_dense(constant.value)
+    assert values.size and np.isin(values, weights).all()  # the weights' values (the shapes may shrink)

@@ -149,6 +149,36 @@ def test_external_weights_need_an_output_file(cnn, tmp_path):
         "strati-import: error: --external-weights needs -o OUT.mlir (the weights go to OUT.weights.bin beside it)"]
 
 
+def test_strati_opt_writes_external_weights(cnn, tmp_path):
+    """strati-opt --external-weights, as strati-import's: after the passes, the blobs go to
+    OUT.weights.bin beside -o OUT (another directory than the input's)."""
+    from strati.tools.common import ToolError
+    from strati.tools.opt import run
+
+    model, weights, x = cnn
+    source = tmp_path / "m.mlir"
+    source.write_text(module_text(import_model(model), resources=ResourcePrinting(threshold=4)))
+    (tmp_path / "sub").mkdir()
+    out = tmp_path / "sub" / "n.mlir"
+    assert run([str(source), "-p", "simplify-inference", "--resource-threshold", "4", "--external-weights", "-o", str(out)]) == 0
+    text = out.read_text()
+    assert 'file: "n.weights.bin"' in text and "dialect_resources" not in text and "graph.batch_norm" not in text
+    data = (tmp_path / "sub" / "n.weights.bin").read_bytes()
+    place = text.split('fc.w: "offset=', 1)[1].split('"', 1)[0]
+    offset, size = int(place.split(",")[0]), int(place.split("size=")[1])
+    assert offset % 64 == 0 and data[offset : offset + size] == weights["fc.w"].tobytes()
+    np.testing.assert_allclose(strati.compile(out)(x), strati.compile(model)(x), rtol=1e-5, atol=1e-5)
+    # read back (from its own directory) and written again: the same weights file
+    again = tmp_path / "sub" / "again.mlir"
+    assert run([str(out), "--resource-threshold", "4", "--external-weights", "-o", str(again)]) == 0
+    assert (tmp_path / "sub" / "again.weights.bin").read_bytes() == data
+    with pytest.raises(ToolError, match="not --split-input-file"):
+        run([str(source), "--external-weights", "--split-input-file", "-o", str(tmp_path / "x.mlir")])
+    r = tool("strati-opt", str(source), "--external-weights")
+    assert r.returncode == 1 and r.stderr.strip().splitlines() == [
+        "strati-opt: error: --external-weights needs -o OUT.mlir (the weights go to OUT.weights.bin beside it)"]
+
+
 EXTERNAL = """func.func @f() -> tensor<2xf32> {{
   %w = graph.constant dense_resource<w> : tensor<2xf32>
   func.return %w : tensor<2xf32>

@@ -10,7 +10,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import TensorType
 from xdsl.irdl import irdl_op_definition, operand_def, result_def
 
-from strati.dialects.graph.base import GraphOp, bool_prop, int_prop, str_prop
+from strati.dialects.graph.base import GraphOp, bool_prop, int_prop, ints_prop, str_prop
 
 T = TensorType
 
@@ -90,4 +90,23 @@ class TopkOp(GraphOp):
     largest = bool_prop(True)
 
 
-__all__ = ["CumprodOp", "CumsumOp", "GatherElementsOp", "GatherNdOp", "ScatterNdOp", "TopkOp"]
+@irdl_op_definition
+class DynamicSliceOp(GraphOp):
+    """ONNX Slice whose ``starts`` and ``ends`` are run-time integer vectors (one entry per
+    axis of ``axes``), clamped as ONNX clamps them; the result type is static along the
+    sliced axes, and a slice whose clamped extent differs from it fails at run time.
+
+    The run-time offsets of ``tensor.extract_slice`` with its static sizes, as ONNX spells
+    a slice: ends rather than sizes, so that an out-of-range start or end is an error, never
+    a silently different slice."""
+
+    name = "graph.dynamic_slice"
+    input = operand_def(T)
+    starts = operand_def(T)
+    ends = operand_def(T)
+    result = result_def(T)
+    axes = ints_prop(optional=True)
+    steps = ints_prop(optional=True)
+
+
+__all__ = ["CumprodOp", "DynamicSliceOp", "CumsumOp", "GatherElementsOp", "GatherNdOp", "ScatterNdOp", "TopkOp"]

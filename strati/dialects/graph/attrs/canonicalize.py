@@ -13,6 +13,11 @@ is exact.  What stays here computes rather than rewrites:
   user, is a splat, or the result has at most SMALL_CONSTANT elements).  It evaluates the
   op and reads how the constant is stored; ``fold-constants`` does the same and more.
 
+- a dynamic_slice whose starts and ends are constants -> graph.slice with them as
+  properties, when that slice has the declared result type (otherwise the op stays, and
+  fails its run-time check), as MLIR folds constant offsets of ``tensor.extract_slice``
+  into static ones.
+
 Also here: the natives the rules call that know graph ops (``perm``), and ``graph.broadcast_to``
 as an op that ``splat`` sees through.
 """
@@ -127,13 +132,41 @@ def _stored_once(attr: DenseIntOrFPElementsAttr) -> bool:
     return len(attr.data.data) == itemsize
 
 
-# --- registration: the Python pattern first, then the rules ----------------------------
+class StaticDynamicSlice(RewritePattern):
+    """graph.dynamic_slice with constant starts and ends -> graph.slice, when the static
+    slice's inferred type is the declared one."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
+        from xdsl.dialects.builtin import DenseArrayBase, i64
+
+        from strati.dialects.graph.ops import SliceOp
+
+        bounds = [constant_attr(v) for v in op.operands[1:3]]
+        if None in bounds:
+            return
+        starts, ends = (numpy_from_dense(b).reshape(-1).tolist() for b in bounds)
+        props = {"starts": DenseArrayBase.from_list(i64, starts), "ends": DenseArrayBase.from_list(i64, ends)}
+        props.update({k: v for k, v in op.properties.items() if k in ("axes", "steps")})
+        new = SliceOp.build(operands=[op.operands[0]], result_types=[op.results[0].type], properties=props)
+        try:
+            inferred = registry.get_op_attr("graph.slice", "infer_type")(new)
+        except Exception:  # noqa: BLE001 - bounds the static slice does not take: leave the op
+            inferred = None
+        if inferred != [op.results[0].type]:
+            new.drop_all_references()
+            return
+        new.location = op.location
+        rewriter.replace(op, [new])
+
+
+# --- registration: the Python patterns first, then the rules ----------------------------
 
 FOLD_SHAPE = FoldShapeOfConstant()
 PYTHON_PATTERNS: dict[str, tuple[RewritePattern, ...]] = {
     name: (FOLD_SHAPE,)
     for name in ("graph.transpose", "graph.reshape", "graph.flatten", "graph.squeeze", "graph.unsqueeze")
 }
+PYTHON_PATTERNS["graph.dynamic_slice"] = (StaticDynamicSlice(),)
 
 RULES = load_rules(RULES_FILE)
 for _name in sorted({*PYTHON_PATTERNS, *RULES.roots()}):

@@ -1,10 +1,13 @@
-"""Attributes of the ops that index by values: gather_elements, gather_nd, scatter_nd, cumsum, cumprod, topk.
+"""Attributes of the ops that index by values: gather_elements, gather_nd, scatter_nd, cumsum, cumprod, topk,
+dynamic_slice.
 
 ``infer_type`` checks what can be checked from types (ranks, sizes, index element types);
 an index out of range is found by ``reference`` (a one-line StratiError naming it), as
 for graph.gather.  Cost: data movement is free; cumsum is one add per element; scatter_nd
 with a reduction one operation per update element; topk counts its comparisons
-(n per element along the axis, as its lowering does).
+(n per element along the axis, as its lowering does).  dynamic_slice takes its result's
+extents along the sliced axes from its declared type (they are not in its operands' types);
+its reference fails, naming the values, when the clamped starts and ends give another extent.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from strati.diagnostics import StratiError
 from strati.dialects.graph.attrs.common import operand_element, operand_shape, register_all, result_shape
+from strati.dialects.graph.attrs.shape import _axes, _clamp
 from strati.dialects.shapes import fmt, is_int, make_tensor, normalize_axis, num_elements
 from strati.registry import OpPattern, register_op_attr
 
@@ -212,6 +216,67 @@ def topk(op: Operation, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.take_along_axis(x, order, axis=a), order
 
 
+# --- dynamic_slice -----------------------------------------------------------------------------
+
+
+def dynamic_slice_params(op: Operation, rank: int) -> list[tuple[int, int]]:
+    """(axis, step) per entry of starts and ends: axes normalized, lengths and steps checked."""
+    lengths = []
+    for i, what in ((1, "starts"), (2, "ends")):
+        t = operand_shape(op, i)
+        if not is_int(operand_element(op, i)) or len(t) != 1:
+            raise VerifyException(f"{what} must be a rank-1 integer tensor, got {op.operands[i].type}")
+        if t[0] is None:
+            raise VerifyException(f"{what} must have a static length, got {op.operands[i].type}")
+        lengths.append(t[0])
+    n = lengths[0]
+    if lengths[1] != n:
+        raise VerifyException(f"starts has {n} entries but ends has {lengths[1]}")
+    axes, steps = op.param("axes"), op.param("steps")
+    if axes is None:
+        if n > rank:
+            raise VerifyException(f"starts has {n} entries for rank {rank}")
+        axes = tuple(range(n))
+    steps = (1,) * n if steps is None else steps
+    for name, values in (("axes", axes), ("steps", steps)):
+        if len(values) != n:
+            raise VerifyException(f"starts has {n} entries but {name} has {len(values)}")
+    if 0 in steps:
+        raise VerifyException(f"steps {list(steps)} contain a zero step")
+    return list(zip(_axes(axes, rank), steps))
+
+
+def infer_dynamic_slice(op: Operation) -> list[TensorType]:
+    src = operand_shape(op, 0)
+    declared = result_shape(op)
+    params = dynamic_slice_params(op, len(src))
+    if len(declared) != len(src):
+        raise VerifyException(f"the result must have the rank of the input ({len(src)}), got {op.results[0].type}")
+    out = list(src)
+    for axis, step in params:
+        m, dim = declared[axis], src[axis]
+        if m is None:
+            raise VerifyException(f"the result's extent along sliced axis {axis} must be static, got {op.results[0].type}")
+        if dim is not None and m > -(-dim // abs(step)):
+            raise VerifyException(f"a slice of {m} elements along axis {axis} does not fit a dimension of {dim} with step {step}")
+        out[axis] = m
+    return [make_tensor(out, operand_element(op, 0))]
+
+
+def dynamic_slice(op: Operation, x: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    declared = result_shape(op)
+    index = [slice(None)] * x.ndim
+    for (axis, step), start, end in zip(dynamic_slice_params(op, x.ndim), starts.tolist(), ends.tolist()):
+        lo, hi = _clamp(int(start), int(end), step, x.shape[axis])
+        got = max(0, -((lo - hi) // step))
+        if got != declared[axis]:
+            raise StratiError(
+                f"start {start} and end {end} give {got} elements along axis {axis}, the result type has {declared[axis]}", op
+            )
+        index[axis] = slice(lo, hi if hi >= 0 else None, step)  # -1 is "before 0" going backward
+    return np.ascontiguousarray(x[tuple(index)])
+
+
 # --- registration ---------------------------------------------------------------------------------------
 
 INDEX_OPS = {
@@ -221,13 +286,14 @@ INDEX_OPS = {
     "cumsum": (infer_cumsum, cumsum, OpPattern.OPAQUE),
     "cumprod": (infer_cumsum, cumsum, OpPattern.OPAQUE),
     "topk": (infer_topk, topk, OpPattern.OPAQUE),
+    "dynamic_slice": (infer_dynamic_slice, dynamic_slice, OpPattern.INJECTIVE),
 }
 for _name, (_infer, _reference, _pattern) in INDEX_OPS.items():
     register_op_attr(f"graph.{_name}", "infer_type", _infer)
     register_op_attr(f"graph.{_name}", "reference", _reference)
     register_op_attr(f"graph.{_name}", "pattern", _pattern)
 
-register_all(["graph.gather_elements", "graph.gather_nd"], "flops", lambda op: 0)
+register_all(["graph.gather_elements", "graph.gather_nd", "graph.dynamic_slice"], "flops", lambda op: 0)
 register_op_attr(
     "graph.scatter_nd",
     "flops",

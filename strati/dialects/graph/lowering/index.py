@@ -14,6 +14,11 @@
 - topk: two generics: each element's rank along the axis (how many elements come
   before it: larger, or equal with a lower index), then for each of the ``k`` output
   positions the element whose rank it is, and its index.
+- dynamic_slice: a generic over the result whose element reads starts and ends with
+  ``tensor.extract``, clamps them as ONNX Slice does (index arithmetic), and extracts the
+  element ``start + i * step`` of the input along each sliced axis.  A clamped extent
+  other than the result's fails a run-time check (``cf.assert``, in the loop nest: a result
+  with no elements checks nothing) and reads element 0 meanwhile.
 """
 
 from __future__ import annotations
@@ -23,6 +28,8 @@ from xdsl.dialects.builtin import IndexType, TensorType, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
+from strati.diagnostics import location_text
+from strati.dialects.graph.attrs.index import dynamic_slice_params
 from strati.dialects.graph.lowering.reduce import static_types
 from strati.dialects.shapes import normalize_axis
 from strati.dialects.tensor import scalar as s
@@ -195,6 +202,44 @@ def lower_topk(op: Operation, b: TensorBuilder) -> tuple[SSAValue, SSAValue]:
     return values, indices
 
 
+# --- dynamic_slice --------------------------------------------------------------------------------------------
+
+
+def _clamped(v: SSAValue, dim: int, step: int, end: bool) -> SSAValue:
+    """A run-time start (or end) as ONNX Slice clamps it: negative from the end, then into
+    [0, dim] going forward, [0, dim - 1] (an end: [-1, dim - 1]) going backward."""
+    k = _as_index(v, dim)
+    low, high = (-1 if end and step < 0 else 0), (dim if step > 0 else dim - 1)
+    return s.minimum(s.maximum(k, _idx(low)), _idx(high))
+
+
+def lower_dynamic_slice(op: Operation, b: TensorBuilder) -> SSAValue:
+    static_types(op)
+    data, starts, ends = op.operands
+    src, out = shape(data), op.results[0].type.get_shape()
+    params = dynamic_slice_params(op, len(src))
+    where = location_text(op.location)
+
+    def body() -> SSAValue:
+        position = [s.index(d) for d in range(len(src))]
+        for k, (axis, step) in enumerate(params):
+            dim, m = src[axis], out[axis]
+            lo = _clamped(s.extract(starts, [_idx(k)]), dim, step, end=False)
+            hi = _clamped(s.extract(ends, [_idx(k)]), dim, step, end=True)
+            span = s.sub(hi, lo) if step > 0 else s.sub(lo, hi)
+            stride = abs(step)
+            extent = s.select(s.cmp("gt", span, _idx(0)), s.div(s.add(span, _idx(stride - 1)), _idx(stride)), _idx(0))
+            ok = s.cmp("eq", extent, _idx(m))
+            s.check(ok, f"'graph.dynamic_slice' op{f' at {where}' if where else ''}: the starts and ends give "
+                        f"another number of elements along axis {axis} than the result's {m}")  # fmt: skip
+            offset = s.add(lo, s.mul(position[axis], _idx(step)))
+            position[axis] = s.select(ok, offset, _idx(0))  # the read stays in bounds either way
+        return s.extract(data, position)
+
+    return _over_result(b, [], [], op.results[0].type, body)
+
+
+register_op_attr("graph.dynamic_slice", "lower", lower_dynamic_slice)
 register_op_attr("graph.gather_elements", "lower", lower_gather_elements)
 register_op_attr("graph.gather_nd", "lower", lower_gather_nd)
 register_op_attr("graph.scatter_nd", "lower", lower_scatter_nd)
