@@ -45,6 +45,17 @@ def read_text(path: str) -> str:
         raise ToolError(f"cannot read '{path}': not UTF-8 text") from None
 
 
+def _mode_for(target: Path) -> int:
+    """The permissions a file written over ``target`` gets: the old file's, else as open() would
+    create it (0666 less the umask)."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def write_text(path: str, text: str | bytes) -> None:
     """Write all of ``text`` (or bytes) or nothing: a temporary file renamed over ``path``; '-' is stdout."""
     if path == "-":
@@ -59,6 +70,7 @@ def write_text(path: str, text: str | bytes) -> None:
     try:
         with os.fdopen(fd, "wb") if isinstance(text, bytes) else os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
+        os.chmod(tmp, _mode_for(target))  # mkstemp made it 0600
         os.replace(tmp, target)
     except OSError as err:
         Path(tmp).unlink(missing_ok=True)

@@ -47,3 +47,24 @@ def test_a_bad_flag_is_one_line_and_status_1(name, args, message):
 def test_help_is_not_an_error():
     done = tool("strati-opt", "--help")
     assert done.returncode == 0 and done.stdout.startswith("usage: strati-opt")
+
+
+def test_outputs_get_the_usual_permissions(tmp_path):
+    """-o files are written atomically through a temporary file, yet get the mode open() would
+    give a new file (0666 less the umask), or keep the mode of the file they replace."""
+    import stat
+
+    from strati.tools.common import write_text
+
+    umask = os.umask(0o022)
+    try:
+        new = tmp_path / "new.mlir"
+        write_text(str(new), "x")
+        assert stat.S_IMODE(new.stat().st_mode) == 0o644
+        old = tmp_path / "old.mlir"
+        old.write_text("y")
+        old.chmod(0o640)
+        write_text(str(old), b"z")
+        assert stat.S_IMODE(old.stat().st_mode) == 0o640 and old.read_bytes() == b"z"
+    finally:
+        os.umask(umask)
