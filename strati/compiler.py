@@ -35,10 +35,12 @@ STANDARD_PIPELINE: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 """For each level, the passes that take a module from it to the next one."""
 
-PLACEMENT_PASSES: tuple[tuple[str, tuple[str, ...]], ...] = (("graph", ("partition",)),)
-"""For each level, the passes that run whenever a module reaches it, after its optimisations:
-which ops go to an accelerator target (``partition``: nothing to decide on the host), so that
-``--emit=graph --target NAME`` shows the placement the lowering will follow."""
+PLACEMENT_PASSES: tuple[tuple[str, tuple[str, ...]], ...] = (("graph", ("partition",)), ("loop", ("split-functions",)))
+"""For each level, the passes that run whenever a module reaches it, after its optimisations, at
+every ``-O`` level: which ops go to an accelerator target (``partition``: nothing to decide on the
+host), so that ``--emit=graph --target NAME`` shows the placement the lowering will follow; and
+functions of very many loop nests split into parts of bounded size (``split-functions``: LLVM's
+loop passes are worse than linear in a function's loops)."""
 
 OPTIONAL_PASSES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("graph", ("simplify-inference", "canonicalize", "fold-constants", "fuse-ops")),
