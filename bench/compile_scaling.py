@@ -5,10 +5,14 @@ Two shapes of graph, each at sizes N and 2N (parsed once, then ``strati.compile`
 * chain  -- N ``graph.relu`` in a row (one fusion group at -O3: N generics fuse into one);
 * concat -- one ``graph.concat`` of N ``tensor<1xf32>`` arguments.
 
-The table gives seconds per phase and the ratio time(2N) / time(N): about 2 is linear,
-about 4 quadratic.  Informative only (nothing is asserted); run on a quiet machine::
+The table gives seconds per phase (wall clock, and the process's CPU time, which a loaded
+machine disturbs less) and the ratio time(2N) / time(N): about 2 is linear, about 4 quadratic.
+Informative only (nothing is asserted; tests/unit/test_compile_scaling.py guards the class with
+counts); run on a quiet machine::
 
-    .venv/bin/python bench/compile_scaling.py [--sizes 500,1000] [-O 3]
+    .venv/bin/python bench/compile_scaling.py [--sizes 500,1000] [--graph chain|concat] [-O 3]
+    .venv/bin/python bench/compile_scaling.py --graph chain --sizes 25000,50000
+    .venv/bin/python bench/compile_scaling.py --graph concat --sizes 5000,10000
 """
 
 from __future__ import annotations
@@ -42,27 +46,33 @@ def concat(n: int) -> str:
     )
 
 
-def measure(make, n: int, opt_level: int) -> tuple[float, float]:
+def measure(make, n: int, opt_level: int) -> tuple[float, float, float]:
+    """Seconds to parse, to compile, and the CPU seconds of the compile."""
     text = make(n)
     start = time.perf_counter()
     module = parse_module(make_context(), text, "bench.mlir")
     parsed = time.perf_counter()
+    cpu = time.process_time()
     strati.compile(module, opt_level=opt_level)
-    return parsed - start, time.perf_counter() - parsed
+    return parsed - start, time.perf_counter() - parsed, time.process_time() - cpu
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="500,1000", help="N,2N")
+    ap.add_argument("--graph", choices=("chain", "concat"), help="only this graph (default: both)")
     ap.add_argument("-O", dest="opt_level", type=int, default=3)
     args = ap.parse_args()
     small, large = (int(s) for s in args.sizes.split(","))
-    print("| graph | N | parse (s) | compile (s) | 2N | parse (s) | compile (s) | compile ratio |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| graph | N | parse (s) | compile (s) | CPU (s) | 2N | parse (s) | compile (s) | CPU (s) | compile ratio | CPU ratio |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for name, make in (("chain", chain), ("concat", concat)):
-        p1, c1 = measure(make, small, args.opt_level)
-        p2, c2 = measure(make, large, args.opt_level)
-        print(f"| {name} | {small} | {p1:.2f} | {c1:.2f} | {large} | {p2:.2f} | {c2:.2f} | {c2 / c1:.2f} |")
+        if args.graph not in (None, name):
+            continue
+        p1, c1, u1 = measure(make, small, args.opt_level)
+        p2, c2, u2 = measure(make, large, args.opt_level)
+        print(f"| {name} | {small} | {p1:.2f} | {c1:.2f} | {u1:.2f} | {large} | {p2:.2f} | {c2:.2f} | {u2:.2f} "
+              f"| {c2 / c1:.2f} | {u2 / u1:.2f} |", flush=True)
 
 
 if __name__ == "__main__":

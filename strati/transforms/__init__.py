@@ -65,6 +65,7 @@ for _name, _module, _cls in (
     ("plan-memory", "plan_memory", "PlanMemoryPass"),
     ("scalar-replace", "scalar_replace", "ScalarReplacePass"),
     ("simplify-inference", "simplify_inference", "SimplifyInferencePass"),
+    ("split-functions", "split_functions", "SplitFunctionsPass"),
     ("tile", "tile", "TilePass"),
     ("unroll-and-jam", "unroll_and_jam", "UnrollAndJamPass"),
     ("vectorize", "vectorize", "VectorizePass"),

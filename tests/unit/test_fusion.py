@@ -404,12 +404,15 @@ def test_partition_covers_every_op_once():
 
 def test_pipeline_places_the_fusion_passes():
     assert passes_between("graph", "hw", FUSION) == [
-        "fuse-ops", "partition", "convert-graph-to-tensor", "fuse-generics", "convert-tensor-to-loop", "fuse-loops", "convert-loop-to-hw",
+        "fuse-ops", "partition", "convert-graph-to-tensor", "fuse-generics", "convert-tensor-to-loop", "fuse-loops", "split-functions",
+        "convert-loop-to-hw",
     ]
     assert passes_between("graph", "tensor", FUSION) == ["fuse-ops", "partition", "convert-graph-to-tensor", "fuse-generics"]
-    assert passes_between("loop", "loop", FUSION) == ["fuse-loops"]
+    assert passes_between("loop", "loop", FUSION) == ["fuse-loops", "split-functions"]
     assert passes_between("graph", "graph", FUSION) == ["fuse-ops", "partition"]  # the placement shows at --emit=graph
-    assert passes_between("graph", "hw") == ["partition", "convert-graph-to-tensor", "convert-tensor-to-loop", "convert-loop-to-hw"]
+    assert passes_between("graph", "hw") == [
+        "partition", "convert-graph-to-tensor", "convert-tensor-to-loop", "split-functions", "convert-loop-to-hw",
+    ]
     assert {n for _, names in OPTIONAL_PASSES for n in names} >= set(FUSION)
     with pytest.raises(StratiError, match="unknown optimisation pass 'fuse-everything'"):
         passes_between("graph", "hw", ["fuse-everything"])
