@@ -24,7 +24,7 @@ Cpu = Dialect("cpu", ALL_OPS, [])
 
 
 def _register() -> None:
-    from strati.dialects.hw.cpu import conv, strategies  # noqa: F401  (registers the strategies)
+    from strati.dialects.hw.cpu import conv, depthwise, strategies  # noqa: F401  (registers the strategies)
     from strati.dialects.hw.cpu.emit import emit_parallel
     from strati.dialects.hw.cpu.matmul import CpuScheduleMatmulPass
     from strati.dialects.hw.cpu.parallelize import CpuParallelizePass
