@@ -41,7 +41,7 @@ from xdsl.ir.affine import AffineConstantExpr, AffineMap
 from strati import registry
 from strati.dense import dense_from_numpy
 from strati.dialects.graph.attrs.nn import conv_params
-from strati.dialects.hw.cpu.conv import ACC_SHARE, COPY_COST, OH_TILE, OW_TILE, _constant, _pack_bias, _static, registers, unblock
+from strati.dialects.hw.cpu.conv import ACC_SHARE, OH_TILE, OW_TILE, _constant, _pack_bias, _static, registers, unblock
 from strati.dialects.hw.ops import TargetAttr
 from strati.dialects.tensor import scalar as s
 from strati.dialects.tensor.build import TensorBuilder, dims, element_type, shape
@@ -134,13 +134,14 @@ def lower_depthwise(op: Operation, b: TensorBuilder, target: TargetAttr) -> SSAV
     if any(pads[:2]) or any(high) or channels != c:
         x = b.pad(x, (0, 0, pads[0], pads[1]), (0, channels - c, *high), 0)
     _, _, hp, wp_ = shape(x)
-    d5 = dims(5)  # (n, ob, h, w, c)
-    lane = scaled(d5[1], block) + d5[4]
+    d5 = dims(5)  # (n, ob, h, c, w): each input row read in order, written every C floats
+    lane = scaled(d5[1], block) + d5[3]
     (xb,) = b.generic(
         [x], [b.empty(TensorType(elem, [n, ob, hp, wp_, block]))],
-        [AffineMap(5, 0, (d5[0], lane if m == 1 else lane // m, d5[2], d5[3])), AffineMap.identity(5)],
+        [AffineMap(5, 0, (d5[0], lane if m == 1 else lane // m, d5[2], d5[4])), AffineMap(5, 0, (d5[0], d5[1], d5[2], d5[4], d5[3]))],
         [PARALLEL] * 5, lambda v, _: v,
     )  # fmt: skip
+    d5 = dims(5)
     wp = _pack_taps(w, b, block)
     y_t = TensorType(elem, [n, ob, oh, ow, block])
     if bias is None:
@@ -169,23 +170,39 @@ def lower_depthwise(op: Operation, b: TensorBuilder, target: TargetAttr) -> SSAV
 def depthwise_cost(op: Operation, target: TargetAttr) -> float:
     """In the units of the other strategies (a direct vector step per ``lanes`` flops): the
     flops at the fill of the channel blocks, at DEPTHWISE_COST of a direct vector step; plus
-    the copies (the input into blocks, the output back to NCHW), at DEPTHWISE_COPY_COST."""
-    n, c, h, wd = shape(op.operands[0])
-    o = shape(op.operands[1])[0]
+    the copies (the padded input into blocks, the output back to NCHW), each element at
+    DEPTHWISE_COPY_COST, times DEPTHWISE_L2_MISS when the blocked input does not fit the L2
+    cache (the gather of 16 channel planes then streams from memory)."""
+    n, _, h, wd = shape(op.operands[0])
+    o, _, kh, kw = shape(op.operands[1])
     _, _, oh, ow = op.results[0].type.get_shape()
+    (sh, sw), _, _, _ = conv_params(op)
     lanes = target["vector_width"]
     fill = -(-o // lanes) * lanes / o
     flops = float(registry.lookup_or_raise(op.name, "flops")(op))
-    copies = n * fill * o * (h * wd + oh * ow)
-    return DEPTHWISE_COST * flops * fill / lanes + DEPTHWISE_COPY_COST * copies
+    blocked_input = n * fill * o * ((oh - 1) * sh + kh) * ((ow - 1) * sw + kw)
+    copies = blocked_input + n * fill * o * oh * ow
+    miss = 1 if blocked_input * 4 <= target["l2"] else DEPTHWISE_L2_MISS
+    return DEPTHWISE_COST * flops * fill / lanes + DEPTHWISE_COPY_COST * miss * copies
 
 
-# Calibrated on measurements (bench/kernels.py, see docs/optimization.md): MobileNet-v2's 3x3
-# depthwise on 144 channels 56x56, strides 1 and 2, and ShuffleNet's on 136 and 272 channels.
+# Calibrated on measurements of both forms (direct and depthwise, 3x3, weights as arguments,
+# medians of 60 calls on the loaded 2-core AVX-512 host, times in ms direct/depthwise):
+# 544ch 7x7 0.061/0.038 and 272ch 14x14 stride 2 0.089/0.045 (the depthwise form wins:
+# the direct form's rows of 7 pixels fill half a vector, or are scalar when strided);
+# 272ch 14x14 0.07/0.10-0.15, 136ch 28x28 0.09/0.23-0.27, 144ch 56x56 0.21-0.27/0.85-0.96,
+# stride 2 0.17-0.23/0.34-0.89, 96ch 112x112 stride 2 0.72/5.0 (the direct form wins: the
+# copies into and out of the blocked layout cost more than the direct form's whole
+# convolution once the image is larger than a few rows of vectors).  The flops term fits a
+# microkernel vector step at ~0.2 ns against ~0.37 ns for the direct form's; a copied element
+# costs ~0.7 ns, more once the blocked input is larger than L2.  Missed: 960ch 7x7 (0.09 ms
+# direct, 0.15 ms depthwise, chosen depthwise).
 DEPTHWISE_COST = 0.5
 """A vector step of the depthwise microkernel against one of the direct form's."""
-DEPTHWISE_COPY_COST = COPY_COST
-"""An element copied into or out of the blocked layout."""
+DEPTHWISE_COPY_COST = 2.5
+"""An element copied into or out of the blocked layout (a scalar gather or scatter)."""
+DEPTHWISE_L2_MISS = 4.0
+"""The copies' factor when the blocked input does not fit the L2 cache."""
 
 
 register_strategy(
