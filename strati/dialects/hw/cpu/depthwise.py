@@ -87,7 +87,7 @@ def given_knobs(op: Operation) -> dict[str, int]:
         if value is None:
             continue
         if not isinstance(value, IntegerAttr) or value.value.data < 1:
-            raise StratiError(f"schedule.{name} must be a positive integer, not {value}")
+            raise StratiError(f"'{op.name}' op schedule.{name} must be a positive integer, not {value}", op)
         given[name] = value.value.data
     return given
 

@@ -75,7 +75,7 @@
 // KNOB: loop.for {{%[0-9]+}} = %c0{{.*}} to %c24 step %c6 {
 // KNOB: } {parallel = true, schedule.ow_tile = 6}
 
-// BAD: schedule.ow_tile must be a positive integer, not 0
+// BAD: <stdin>:[[# @LINE + 14]]:3: error: 'graph.conv2d' op schedule.ow_tile must be a positive integer, not 0
 
 // EXEC: check output0: {{.*}}: ok
 
