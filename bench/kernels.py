@@ -8,8 +8,9 @@ computation in numpy:
   numpy ``a @ b`` (BLAS);
 * ``conv``: ``graph.conv2d`` in ResNet-50's shapes: 3x3 on 64ch 56x56, 256ch 14x14 and
   512ch 7x7; 3x3 stride 2 (64 -> 128ch, 56x56); the 7x7 stride-2 stem (224x224); 1x1
-  (1024 -> 256ch, 14x14); numpy as a padded ``sliding_window_view`` contracted with
-  ``tensordot`` (im2col + BLAS);
+  (1024 -> 256ch, 14x14); MobileNet-v2's 3x3 depthwise (144ch 56x56, strides 1 and 2) and
+  ShuffleNet's grouped 1x1 (272ch 14x14, 4 groups); numpy as a padded ``sliding_window_view``
+  contracted with ``tensordot`` (im2col + BLAS), one group at a time (depthwise: ``einsum``);
 * ``chain``: five elementwise ops on 4M (2048 x 2048) float32,
   ``tanh(relu((a + b) * c) - a)``; numpy with its temporaries;
 * ``examples/*.mlir``: the example models on seeded standard-normal inputs; the

@@ -1,6 +1,6 @@
 """The CPU's strategies (:mod:`strati.strategy`): which tensor-level form an op takes on it.
 
-``graph.conv2d`` has three:
+``graph.conv2d`` has three here (and ``blocked`` in :mod:`.conv`, ``depthwise`` in :mod:`.depthwise`):
 
 * ``direct``: the op's own ``lower`` (loops n, oc, oh, ow over ic, kh, kw); after
   interchange the output row ``ow`` is the vector loop, so a row narrower than the
@@ -12,6 +12,9 @@
   ``(c*kh*kw) x (oh*ow)`` matrix (a copy, strided when the convolution is), then the same
   matmul.  It turns a strided convolution, scalar in the direct form, into vector code,
   at the price of the copy.
+
+The matmul forms take grouped convolutions too (groups of more than one input and output
+channel): one matmul per image and group, the patch matrix split by a reshape.
 
 The costs are the op's flops scaled by how well the form's vector loop fills the target's
 vectors (``vector_width`` lanes, :func:`vector_fill`), plus what the matmul forms add:
