@@ -108,15 +108,16 @@ def pointwise_cost(op: Operation, target: TargetAttr) -> float:
 def im2col_cost(op: Operation, target: TargetAttr) -> float:
     """The matmul's, plus gathering the patches (one copy per element of the patch matrix,
     vectorised along the row when the stride is 1), plus reading the patch matrix again for
-    every output channel when it does not fit the L2 cache (the matmul's loops are oc, r, p)."""
-    (_, sw), _, _, _ = conv_params(op)
+    every output channel (of its group) when it does not fit the L2 cache (the matmul's loops
+    are oc, r, p)."""
+    (_, sw), _, _, groups = conv_params(op)
     n, c, _, _ = shape(op.operands[0])
     o, _, kh, kw = shape(op.operands[1])
     _, _, oh, ow = op.results[0].type.get_shape()
     patch = n * c * kh * kw * oh * ow
     copies = patch * (vector_fill(ow, target["vector_width"]) if sw == 1 else 1.0)
     fits = patch * (element_bytes(element_type(op.operands[0])) or 4) <= target["l2"]
-    return pointwise_cost(op, target) + PATCH_COPY_COST * copies + L2_MISS_COST * patch * (1 if fits else o)
+    return pointwise_cost(op, target) + PATCH_COPY_COST * copies + L2_MISS_COST * patch * (1 if fits else o // groups)
 
 
 # The weights of the cost model, calibrated on measurements of both forms of 14 convolutions
