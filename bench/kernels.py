@@ -8,8 +8,9 @@ computation in numpy:
   numpy ``a @ b`` (BLAS);
 * ``conv``: ``graph.conv2d`` in ResNet-50's shapes: 3x3 on 64ch 56x56, 256ch 14x14 and
   512ch 7x7; 3x3 stride 2 (64 -> 128ch, 56x56); the 7x7 stride-2 stem (224x224); 1x1
-  (1024 -> 256ch, 14x14); numpy as a padded ``sliding_window_view`` contracted with
-  ``tensordot`` (im2col + BLAS);
+  (1024 -> 256ch, 14x14); MobileNet-v2's 3x3 depthwise (144ch 56x56, strides 1 and 2) and
+  ShuffleNet's grouped 1x1 (272ch 14x14, 4 groups); numpy as a padded ``sliding_window_view``
+  contracted with ``tensordot`` (im2col + BLAS), one group at a time (depthwise: ``einsum``);
 * ``chain``: five elementwise ops on 4M (2048 x 2048) float32,
   ``tanh(relu((a + b) * c) - a)``; numpy with its temporaries;
 * ``examples/*.mlir``: the example models on seeded standard-normal inputs; the
@@ -137,15 +138,19 @@ def matmul(n: int) -> Kernel:
     return Kernel(f"matmul {n}", text, [a, b], lambda: a @ b, onnx, flops=2.0 * n**3)
 
 
-def conv(channels: int, size: int, kernel: int = 3, stride: int = 1, out_channels: int | None = None) -> Kernel:
-    """A ``kernel x kernel`` convolution padded to keep ``size / stride``; numpy as im2col + BLAS."""
+def conv(channels: int, size: int, kernel: int = 3, stride: int = 1, out_channels: int | None = None, groups: int = 1) -> Kernel:
+    """A ``kernel x kernel`` convolution padded to keep ``size / stride`` (``groups`` groups:
+    depthwise when it is ``channels``); numpy as im2col + BLAS, one group at a time."""
     o = out_channels or channels
     pad = kernel // 2
+    cg, og = channels // groups, o // groups
     x = RNG.standard_normal((1, channels, size, size), np.float32)
-    w = (RNG.standard_normal((o, channels, kernel, kernel)) / np.sqrt(kernel * kernel * channels)).astype(np.float32)
+    w = (RNG.standard_normal((o, cg, kernel, kernel)) / np.sqrt(kernel * kernel * cg)).astype(np.float32)
     side = (size + 2 * pad - kernel) // stride + 1
     out = (1, o, side, side)
     props = f"strides = array<i64: {stride}, {stride}>, pads = array<i64: {pad}, {pad}, {pad}, {pad}>"
+    if groups > 1:
+        props += f", groups = {groups} : i64"
     text = (
         f"func.func @conv(%x: {tt(x.shape)}, %w: {tt(w.shape)}) -> {tt(out)} {{\n"
         f"  %y = graph.conv2d %x, %w {{{props}}} : ({tt(x.shape)}, {tt(w.shape)}) -> {tt(out)}\n"
@@ -155,17 +160,23 @@ def conv(channels: int, size: int, kernel: int = 3, stride: int = 1, out_channel
     def numpy():
         padded = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
         windows = np.lib.stride_tricks.sliding_window_view(padded, (kernel, kernel), axis=(2, 3))[:, :, ::stride, ::stride]
-        y = np.tensordot(windows, w, axes=([1, 4, 5], [1, 2, 3]))  # N H W O
-        return np.ascontiguousarray(y.transpose(0, 3, 1, 2))
+        if groups == 1:
+            y = np.tensordot(windows, w, axes=([1, 4, 5], [1, 2, 3]))  # N H W O
+            return np.ascontiguousarray(y.transpose(0, 3, 1, 2))
+        if cg == 1 and og == 1:  # depthwise: one tap at a time over all the channels
+            return np.einsum("nchwij,cij->nchw", windows, w[:, 0], optimize=True)
+        parts = [np.tensordot(windows[:, g * cg : (g + 1) * cg], w[g * og : (g + 1) * og], axes=([1, 4, 5], [1, 2, 3])) for g in range(groups)]
+        return np.ascontiguousarray(np.concatenate(parts, axis=3).transpose(0, 3, 1, 2))
 
     def onnx(constant: bool = False):
         from onnx import helper
 
-        node = helper.make_node("Conv", ["x", "w"], ["y"], kernel_shape=[kernel, kernel], pads=[pad] * 4, strides=[stride] * 2)
+        node = helper.make_node("Conv", ["x", "w"], ["y"], kernel_shape=[kernel, kernel], pads=[pad] * 4, strides=[stride] * 2, group=groups)
         return ort_session([node], {"x": x, "w": w}, "y", frozenset({"w"}) if constant else frozenset())
 
-    name = f"conv{kernel}x{kernel}{f' s{stride}' if stride > 1 else ''} {channels}->{o}ch {size}x{size}"
-    return Kernel(name, text, [x, w], numpy, onnx, flops=2.0 * o * channels * kernel * kernel * side * side, weights=1)
+    kind = "" if groups == 1 else " dw" if groups == channels == o else f" g{groups}"
+    name = f"conv{kernel}x{kernel}{f' s{stride}' if stride > 1 else ''}{kind} {channels}->{o}ch {size}x{size}"
+    return Kernel(name, text, [x, w], numpy, onnx, flops=2.0 * o * cg * kernel * kernel * side * side, weights=1)
 
 
 def chain(n: int) -> Kernel:
@@ -301,11 +312,13 @@ def main(argv: list[str] | None = None) -> None:
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
     if args.quick:
-        kernels = [matmul(128), matmul(256), conv(16, 28), chain(256 * 1024)]
+        kernels = [matmul(128), matmul(256), conv(16, 28), conv(48, 28, groups=48), chain(256 * 1024)]
     else:
         kernels = [matmul(256), matmul(512), matmul(1024), matmul(2048), conv(64, 56), conv(256, 14), conv(512, 7)]
         kernels += [conv(64, 56, stride=2, out_channels=128), conv(3, 224, kernel=7, stride=2, out_channels=64)]
         kernels += [conv(1024, 14, kernel=1, out_channels=256), chain(4 * 1024 * 1024)]
+        # MobileNet-v2's 3x3 depthwise (144 channels, 56x56, strides 1 and 2) and ShuffleNet's grouped 1x1 (4 groups)
+        kernels += [conv(144, 56, groups=144), conv(144, 56, stride=2, groups=144), conv(272, 14, kernel=1, groups=4)]
     kernels += [example(p) for p in sorted(EXAMPLES.glob("*.mlir"))]
     if args.only:
         kernels = [k for k in kernels if args.only in k.name]

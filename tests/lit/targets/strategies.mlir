@@ -7,9 +7,9 @@
 // RUN: strati-opt %s --emit=tensor | filecheck %s
 // RUN: sed -e 's/attributes {hw.target = .*>} {/{/' %s | strati-run - --entry convs --random-inputs 0 --check | filecheck %s --check-prefix=EXEC
 // RUN: sed -e 's/attributes {hw.target = .*>} {/{/' %s | strati-run - --entry wide --random-inputs 0 --check | filecheck %s --check-prefix=EXEC
-// WHY: strategy: graph.conv2d -> cpu/blocked: cheapest of blocked {{[0-9.e+]+}}, 1x1_as_matmul {{[0-9.e+]+}}, direct {{[0-9.e+]+}}; not applicable: im2col (at {{.*}}strategies.mlir:[[# @LINE + 28]]:3)
-// WHY: strategy: graph.conv2d -> cpu/im2col: cheapest of im2col {{[0-9.e+]+}}, direct {{[0-9.e+]+}}; not applicable: 1x1_as_matmul, blocked (at {{.*}}strategies.mlir:[[# @LINE + 28]]:3)
-// WHY: strategy: graph.conv2d -> cpu/direct: cheapest of direct {{[0-9.e+]+}}, im2col {{[0-9.e+]+}}; not applicable: 1x1_as_matmul, blocked (at {{.*}}strategies.mlir:[[# @LINE + 32]]:3)
+// WHY: strategy: graph.conv2d -> cpu/blocked: cheapest of blocked {{[0-9.e+]+}}, 1x1_as_matmul {{[0-9.e+]+}}, direct {{[0-9.e+]+}}; not applicable: depthwise, im2col (at {{.*}}strategies.mlir:[[# @LINE + 28]]:3)
+// WHY: strategy: graph.conv2d -> cpu/im2col: cheapest of im2col {{[0-9.e+]+}}, direct {{[0-9.e+]+}}; not applicable: 1x1_as_matmul, blocked, depthwise (at {{.*}}strategies.mlir:[[# @LINE + 28]]:3)
+// WHY: strategy: graph.conv2d -> cpu/direct: cheapest of direct {{[0-9.e+]+}}, im2col {{[0-9.e+]+}}; not applicable: 1x1_as_matmul, blocked, depthwise (at {{.*}}strategies.mlir:[[# @LINE + 32]]:3)
 // CHECK-LABEL: func.func @convs(
 // The pointwise conv, blocked by 32 output channels (two vectors): the weights (an argument,
 // so at run time) re-laid-out as [oc/32][kh][kw][ic][32], the output accumulated from the

@@ -69,6 +69,8 @@ func.func @gemm_beta_zero(%a: tensor<3x4xf32>, %b: tensor<4x5xf32>, %c: tensor<3
 // conv2d: the input is padded first (the bottom pad trimmed to what the windows read),
 // the bias broadcast into the accumulator, then loops (n, oc, oh, ow, ic, kh, kw) with
 // the group in the input's channel map and strides and dilations in its spatial maps.
+// (Placed on another target, so that none of the CPU's strategies applies: the CPU would
+// take a grouped convolution as a matmul per group, see cpu-depthwise.mlir.)
 // CHECK-LABEL: func.func @conv2d(
 // CHECK: [[ZERO:%.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: [[XP:%.*]] = tensor.pad %x, [[ZERO]] {low = array<i64: 0, 0, 1, 0>, high = array<i64: 0, 0, 1, 1>} : (tensor<1x4x7x8xf32>, f32) -> tensor<1x4x9x9xf32>
@@ -81,7 +83,7 @@ func.func @gemm_beta_zero(%a: tensor<3x4xf32>, %b: tensor<4x5xf32>, %c: tensor<3
 // CHECK-NEXT: tensor.yield [[S]] : f32
 // CHECK: func.return [[R]]
 func.func @conv2d(%x: tensor<1x4x7x8xf32>, %w: tensor<6x2x3x2xf32>, %b: tensor<6xf32>) -> tensor<1x6x4x4xf32> {
-  %r = graph.conv2d %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 0, 2, 1>, dilations = array<i64: 1, 2>, groups = 2} : (tensor<1x4x7x8xf32>, tensor<6x2x3x2xf32>, tensor<6xf32>) -> tensor<1x6x4x4xf32>
+  %r = graph.conv2d %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 0, 2, 1>, dilations = array<i64: 1, 2>, groups = 2, "strati.placement" = "npu"} : (tensor<1x4x7x8xf32>, tensor<6x2x3x2xf32>, tensor<6xf32>) -> tensor<1x6x4x4xf32>
   func.return %r : tensor<1x6x4x4xf32>
 }
 

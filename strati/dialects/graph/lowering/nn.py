@@ -176,9 +176,10 @@ def high_pad(size: int, low: int, out: int, stride: int, kernel: int, dilation: 
 
 
 def conv_patches(op: Operation, b: TensorBuilder) -> SSAValue:
-    """The patch matrix of a convolution with one group, ``cols[n, r, p]`` with ``r`` over
-    (ic, kh, kw) and ``p`` over the output pixels: the image itself for a pointwise one, else
-    gathered from the padded input (im2col); the convolution is ``w[oc, r] @ cols[n]``."""
+    """The patch matrix of a convolution, ``cols[n, r, p]`` with ``r`` over (ic, kh, kw) and
+    ``p`` over the output pixels: the image itself for a pointwise one, else gathered from the
+    padded input (im2col); with one group the convolution is ``w[oc, r] @ cols[n]``, with
+    several the rows of each group follow one another (channel-major)."""
     x, w = op.operands[0], op.operands[1]
     (sh, sw), pads, (dh, dw), _ = conv_params(op)
     n, c, h, wd = shape(x)

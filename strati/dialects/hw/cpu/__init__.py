@@ -10,7 +10,8 @@ Everything the compiler knows of the CPU is in this folder, and registers itself
 * the ``emit`` attributes of its ops (:mod:`.emit`) and their ``reference`` in the
   loop interpreter (a ``cpu.parallel`` runs its iterations in order);
 * the thread pool its code calls (:mod:`.threadpool`), bound as a runtime symbol;
-* its strategies (:mod:`.strategies`): ``graph.conv2d`` direct or as a matmul.
+* its strategies (:mod:`.strategies`, :mod:`.conv`, :mod:`.depthwise`): ``graph.conv2d`` direct,
+  as a matmul (per group), blocked, or depthwise.
 
 Vectors are upstream ``vector``/``arith``/``math`` on vector types.
 """
@@ -24,7 +25,7 @@ Cpu = Dialect("cpu", ALL_OPS, [])
 
 
 def _register() -> None:
-    from strati.dialects.hw.cpu import conv, strategies  # noqa: F401  (registers the strategies)
+    from strati.dialects.hw.cpu import conv, depthwise, strategies  # noqa: F401  (registers the strategies)
     from strati.dialects.hw.cpu.emit import emit_parallel
     from strati.dialects.hw.cpu.matmul import CpuScheduleMatmulPass
     from strati.dialects.hw.cpu.parallelize import CpuParallelizePass

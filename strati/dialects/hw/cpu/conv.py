@@ -187,6 +187,15 @@ def lower_blocked(op: Operation, b: TensorBuilder, target: TargetAttr) -> SSAVal
     )
     y.owner.attributes[OW_TILE] = IntegerAttr(kn["ow_tile"], i64)
     y.owner.attributes[OH_TILE] = IntegerAttr(kn["oh_tile"], i64)
+    return unblock(y, b, result_type, block)
+
+
+def unblock(y: SSAValue, b: TensorBuilder, result_type: TensorType, block: int) -> SSAValue:
+    """The blocked output ``y[n][oc/C][oh][ow][C]`` copied back to NCHW (the channel padding
+    dropped): in block order when the channels fill whole blocks, else in NCHW order."""
+    n, ob, oh, ow, _ = shape(y)
+    o = result_type.get_shape()[1]
+    elem = element_type(y)
     if o % block == 0:  # read the blocks in order: the stores go to C rows that stay in L1 along ow
         d5 = dims(5)  # (n, ob, oh, ow, c)
         (out,) = b.generic(
@@ -255,7 +264,8 @@ class CpuScheduleConvPass(ModulePass):
 
 def schedule(n_loop, tile: int, rows: int, target: TargetAttr, consts) -> bool:
     """The microkernel of the module's docstring on the nest ``n, ob, oh, ow, kh, kw, ic, c``
-    whose outermost loop is ``n_loop``; False (the nest left as it was) when it is not one."""
+    (or the depthwise form's ``n, ob, oh, ow, t, c``, :mod:`.depthwise`) whose outermost loop
+    is ``n_loop``; False (the nest left as it was) when it is not one."""
     from strati.dialects.loop.analysis import trip_count
     from strati.dialects.loop.ops import ForOp
     from strati.transforms.scalar_replace import scalar_replace
@@ -264,12 +274,19 @@ def schedule(n_loop, tile: int, rows: int, target: TargetAttr, consts) -> bool:
     from strati.transforms.vectorize import try_vectorize
 
     chain = [n_loop]
-    while len(chain) < 8:
+    while True:
         inner = [o for o in chain[-1].body.block.ops if isinstance(o, ForOp)]
-        if len(inner) != 1:
+        if not inner:
+            break
+        if len(inner) != 1 or len(chain) == 8:
             return False
         chain.append(inner[0])
-    n, ob, oh, ow, kh, kw, ic, c = chain
+    if len(chain) == 8:  # the blocked convolution's n, ob, oh, ow, kh, kw, ic, c
+        n, ob, oh, ow, c = chain[0], chain[1], chain[2], chain[3], chain[7]
+    elif len(chain) == 6:  # the depthwise one's n, ob, oh, ow, t, c (the taps in place of kh, kw, ic)
+        n, ob, oh, ow, c = chain[0], chain[1], chain[2], chain[3], chain[5]
+    else:
+        return False
     if any(isinstance(o, ForOp) for o in c.body.walk()):
         return False
     if not try_vectorize(c, target, consts):
@@ -281,8 +298,9 @@ def schedule(n_loop, tile: int, rows: int, target: TargetAttr, consts) -> bool:
             unroll_and_jam(ow, left, consts)  # the last OW mod R pixels: one tile of their own
     elif rows > 1 and (jammed := unroll_and_jam(oh, rows, consts)) is not None:
         knob(jammed, "oh_tile", rows)  # rows shorter than the tile: whole rows jammed together
-    # Each ic loop now holds one vector loop over the channel block (R pixels jammed in it):
-    # unroll it completely and keep the R x V accumulators in registers across ic.
+    # Each ic loop (the depthwise form's t) now holds one vector loop over the channel block
+    # (R pixels jammed in it): unroll it completely and keep the R x V accumulators in
+    # registers across ic.
     for ic_loop in [o for o in ob.walk() if isinstance(o, ForOp)]:
         inner = [o for o in ic_loop.body.block.ops if isinstance(o, ForOp)]
         if len(inner) != 1 or any(isinstance(o, ForOp) for o in inner[0].body.walk() if o is not inner[0]):
@@ -323,4 +341,4 @@ register_strategy(
     )
 )  # fmt: skip
 
-__all__ = ["CpuScheduleConvPass", "blocked_cost", "conv_knobs", "is_blocked", "lower_blocked", "schedule"]
+__all__ = ["CpuScheduleConvPass", "blocked_cost", "conv_knobs", "is_blocked", "lower_blocked", "schedule", "unblock"]

@@ -1,6 +1,6 @@
 """The CPU's strategies (:mod:`strati.strategy`): which tensor-level form an op takes on it.
 
-``graph.conv2d`` has three:
+``graph.conv2d`` has three here (and ``blocked`` in :mod:`.conv`, ``depthwise`` in :mod:`.depthwise`):
 
 * ``direct``: the op's own ``lower`` (loops n, oc, oh, ow over ic, kh, kw); after
   interchange the output row ``ow`` is the vector loop, so a row narrower than the
@@ -12,6 +12,9 @@
   ``(c*kh*kw) x (oh*ow)`` matrix (a copy, strided when the convolution is), then the same
   matmul.  It turns a strided convolution, scalar in the direct form, into vector code,
   at the price of the copy.
+
+The matmul forms take grouped convolutions too (groups of more than one input and output
+channel): one matmul per image and group, the patch matrix split by a reshape.
 
 The costs are the op's flops scaled by how well the form's vector loop fills the target's
 vectors (``vector_width`` lanes, :func:`vector_fill`), plus what the matmul forms add:
@@ -67,24 +70,33 @@ def _static(op: Operation) -> bool:
     return all(isinstance(v.type, TensorType) and None not in shape_of(v.type) for v in (*op.operands, *op.results))
 
 
+def _matmul_groups(op: Operation) -> bool:
+    """One group, or groups of more than one input and output channel each (a depthwise
+    convolution's groups would be matmuls of one row: :mod:`.depthwise` and ``direct`` do better)."""
+    groups = conv_params(op)[3]
+    o, cg, _, _ = shape(op.operands[1])
+    return groups == 1 or (cg > 1 and o // groups > 1)
+
+
 def is_pointwise(op: Operation, target: TargetAttr) -> bool:
     if not _static(op):
         return False  # the tensor level is static: the op's own lower says why
-    strides, pads, _, groups = conv_params(op)
+    strides, pads, _, _ = conv_params(op)
     _, _, kh, kw = shape(op.operands[1])
-    return (kh, kw) == (1, 1) and tuple(strides) == (1, 1) and not any(pads) and groups == 1
+    return (kh, kw) == (1, 1) and tuple(strides) == (1, 1) and not any(pads) and _matmul_groups(op)
 
 
 def is_im2col(op: Operation, target: TargetAttr) -> bool:
-    return _static(op) and conv_params(op)[3] == 1 and not is_pointwise(op, target)
+    return _static(op) and _matmul_groups(op) and not is_pointwise(op, target)
 
 
 def scheduled(op: Operation) -> bool:
-    """Whether the matmul form's nest is big enough for ``cpu-schedule-matmul`` (register tiles)."""
+    """Whether the matmul form's nests (one per image and group) are big enough for
+    ``cpu-schedule-matmul`` (register tiles)."""
     from strati.dialects.hw.cpu.matmul import MIN_WORK
 
     n = op.results[0].type.get_shape()[0]
-    return _flops(op) / 2 / max(1, n) >= MIN_WORK
+    return _flops(op) / 2 / max(1, n * conv_params(op)[3]) >= MIN_WORK
 
 
 def pointwise_cost(op: Operation, target: TargetAttr) -> float:
@@ -96,15 +108,16 @@ def pointwise_cost(op: Operation, target: TargetAttr) -> float:
 def im2col_cost(op: Operation, target: TargetAttr) -> float:
     """The matmul's, plus gathering the patches (one copy per element of the patch matrix,
     vectorised along the row when the stride is 1), plus reading the patch matrix again for
-    every output channel when it does not fit the L2 cache (the matmul's loops are oc, r, p)."""
-    (_, sw), _, _, _ = conv_params(op)
+    every output channel (of its group) when it does not fit the L2 cache (the matmul's loops
+    are oc, r, p)."""
+    (_, sw), _, _, groups = conv_params(op)
     n, c, _, _ = shape(op.operands[0])
     o, _, kh, kw = shape(op.operands[1])
     _, _, oh, ow = op.results[0].type.get_shape()
     patch = n * c * kh * kw * oh * ow
     copies = patch * (vector_fill(ow, target["vector_width"]) if sw == 1 else 1.0)
     fits = patch * (element_bytes(element_type(op.operands[0])) or 4) <= target["l2"]
-    return pointwise_cost(op, target) + PATCH_COPY_COST * copies + L2_MISS_COST * patch * (1 if fits else o)
+    return pointwise_cost(op, target) + PATCH_COPY_COST * copies + L2_MISS_COST * patch * (1 if fits else o // groups)
 
 
 # The weights of the cost model, calibrated on measurements of both forms of 14 convolutions
@@ -129,41 +142,52 @@ L2_MISS_COST = 0.1
 
 
 def lower_as_matmul(op: Operation, b: TensorBuilder, target: TargetAttr) -> SSAValue:
-    """One matmul per image: ``out[n, oc, p] = sum_r w[oc, r] * cols[n, r, p]``, loops
-    (n, oc, p, r), from the bias (or 0), where ``p`` runs over the output pixels and ``r``
-    over (ic, kh, kw).  ``cols`` is the image itself for a pointwise convolution, else the
-    patches gathered from the padded input (im2col)."""
+    """One matmul per image and group: ``out[n*G + g, oc, p] = sum_r w[g, oc, r] * cols[n*G + g, r, p]``,
+    loops (n*G + g, oc, p, r), from the bias (or 0), where ``p`` runs over the output pixels,
+    ``r`` over the group's (ic, kh, kw) and ``oc`` over its output channels.  ``cols`` is the
+    image itself for a pointwise convolution, else the patches gathered from the padded input
+    (im2col); with ``G`` groups, each image's patch matrix is ``G`` of them one after the other
+    (its rows are channel-major), so a reshape splits it."""
     from strati.dialects.graph.lowering.nn import acc_type, conv_patches
 
     x, w = op.operands[0], op.operands[1]
     bias = op.operands[2] if len(op.operands) == 3 else None
     result_type = op.results[0].type
+    groups = conv_params(op)[3]
     n, c, _, _ = shape(x)
-    o, _, kh, kw = shape(w)
+    o, cg, kh, kw = shape(w)
+    og = o // groups
     _, _, oh, ow = result_type.get_shape()
     elem = element_type(x)
     acc = acc_type(elem)
-    r, p = c * kh * kw, oh * ow
+    r, p, batch = cg * kh * kw, oh * ow, n * groups
     cols = conv_patches(op, b)
-    w2 = b.reshape(w, (o, r))
-    acc_t = TensorType(acc, [n, o, p])
+    if groups > 1:
+        cols = b.reshape(cols, (batch, r, p))
+    w2 = b.reshape(w, (o, r)) if groups == 1 else b.reshape(w, (groups, og, r))
+    acc_t = TensorType(acc, [batch, og, p])
     d = dims(4)
+    group = d[0] if groups == 1 or n == 1 else d[0] % groups  # the weights' (and bias's) group of a batch row
     if bias is None:
         init = b.filled(0, acc_t)
     else:
+        d3 = dims(3)
+        g3 = d3[0] if groups == 1 or n == 1 else d3[0] % groups
+        bias_map = AffineMap(3, 0, (d3[1],)) if groups == 1 else AffineMap(3, 0, (g3, d3[1]))
         (init,) = b.generic(
-            [bias], [b.empty(acc_t)], [AffineMap(3, 0, (dims(3)[1],)), AffineMap.identity(3)], [PARALLEL] * 3,
-            lambda v, _: s.cast(v, acc),
-        )
+            [bias if groups == 1 else b.reshape(bias, (groups, og))], [b.empty(acc_t)], [bias_map, AffineMap.identity(3)],
+            [PARALLEL] * 3, lambda v, _: s.cast(v, acc),
+        )  # fmt: skip
+    w_map = AffineMap(4, 0, (d[1], d[3])) if groups == 1 else AffineMap(4, 0, (group, d[1], d[3]))
     (y,) = b.generic(
         [cols, w2],
         [init],
-        [AffineMap(4, 0, (d[0], d[3], d[2])), AffineMap(4, 0, (d[1], d[3])), AffineMap(4, 0, (d[0], d[1], d[2]))],
+        [AffineMap(4, 0, (d[0], d[3], d[2])), w_map, AffineMap(4, 0, (d[0], d[1], d[2]))],
         [PARALLEL, PARALLEL, PARALLEL, REDUCTION],
         lambda xv, wv, a: s.add(a, s.mul(s.cast(xv, acc), s.cast(wv, acc))),
     )
     if acc != elem:
-        y = b.elementwise([y], TensorType(elem, [n, o, p]), lambda v: s.cast(v, elem))
+        y = b.elementwise([y], TensorType(elem, [batch, og, p]), lambda v: s.cast(v, elem))
     return b.reshape(y, result_type.get_shape())
 
 
