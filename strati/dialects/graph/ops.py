@@ -484,6 +484,21 @@ class ResizeOp(ShapeOp):
     nearest_mode = str_prop("round_prefer_floor")
 
 
+@irdl_op_definition
+class GridSampleOp(GraphOp):
+    """Sample ``input`` (N, C, d1..dr) at the normalized positions of ``grid`` (N, o1..or, r), the
+    last grid component addressing the last spatial axis (ONNX GridSample): ``mode`` "linear",
+    "nearest" or "cubic", ``padding_mode`` "zeros", "border" or "reflection"."""
+
+    name = "graph.grid_sample"
+    input = operand_def(T)
+    grid = operand_def(T)
+    result = result_def(T)
+    mode = str_prop("linear")
+    padding_mode = str_prop("zeros")
+    align_corners = bool_prop(False)
+
+
 # --- fusion groups ---------------------------------------------------------------------
 
 
