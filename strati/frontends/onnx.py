@@ -2457,6 +2457,36 @@ def _resize(n: Node):
     return n.b.op("graph.resize", [x], props, result_type=make_tensor(sizes, x.type.get_element_type()))
 
 
+# -- grid sample
+
+GRID_SAMPLE_MODES = {"bilinear": "linear", "bicubic": "cubic", "linear": "linear", "cubic": "cubic", "nearest": "nearest"}
+
+
+def _check_grid_sample(info: NodeInfo) -> list[str]:
+    out = []
+    mode = info.a("mode", "bilinear" if info.version < 20 else "linear")
+    names = ("bilinear", "nearest", "bicubic") if info.version < 20 else ("linear", "nearest", "cubic")
+    if mode not in names:
+        out.append(f"mode={mode}")
+    if info.a("padding_mode", "zeros") not in ("zeros", "border", "reflection"):
+        out.append(f"padding_mode={info.a('padding_mode')}")
+    return out
+
+
+@op("GridSample", check=_check_grid_sample)
+def _grid_sample(n: Node):
+    """GridSample 16 (4-D input; modes bilinear, nearest, bicubic) and 20/22 (N-D; linear,
+    nearest, cubic): graph.grid_sample, whose modes are the later names."""
+    x, grid = n.x(0), n.x(1)
+    if n.v < 20 and n.rank(0) != 4:
+        raise NodeError(f"GridSample {n.v} takes a 4-D input, got rank {n.rank(0)}")
+    mode = GRID_SAMPLE_MODES[n.a("mode", "bilinear" if n.v < 20 else "linear")]
+    props = {"mode": mode, "padding_mode": n.a("padding_mode", "zeros"), "align_corners": bool(n.a("align_corners", 0))}
+    xs, gs = n.shape(0), n.shape(1)
+    batch = xs[0] if xs[0] is not None else gs[0]
+    return n.b.op("graph.grid_sample", [x, grid], props, result_type=make_tensor([batch, xs[1], *gs[1:-1]], x.type.get_element_type()))
+
+
 def _check_scales(scales: Sequence[float]) -> None:
     if not all(math.isfinite(s) and s > 0 for s in scales):
         raise NodeError(f"scales must be finite and positive, got {list(scales)}")
