@@ -2470,6 +2470,8 @@ def _check_grid_sample(info: NodeInfo) -> list[str]:
         out.append(f"mode={mode}")
     if info.a("padding_mode", "zeros") not in ("zeros", "border", "reflection"):
         out.append(f"padding_mode={info.a('padding_mode')}")
+    if info.version < 20 and info.rank(0) not in (None, 4):
+        out.append(f"a rank-{info.rank(0)} input (GridSample {info.version} takes 4-D ones)")
     return out
 
 
