@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
@@ -278,6 +279,11 @@ _NUMPY_TYPES = {
     TensorProto.UINT32: np.uint32,
     TensorProto.UINT64: np.uint64,
     TensorProto.BOOL: np.bool_,
+    TensorProto.BFLOAT16: ml_dtypes.bfloat16,
+    TensorProto.FLOAT8E4M3FN: ml_dtypes.float8_e4m3fn,
+    TensorProto.FLOAT8E4M3FNUZ: ml_dtypes.float8_e4m3fnuz,
+    TensorProto.FLOAT8E5M2: ml_dtypes.float8_e5m2,
+    TensorProto.FLOAT8E5M2FNUZ: ml_dtypes.float8_e5m2fnuz,
 }
 
 
@@ -906,9 +912,10 @@ class Importer:
             return x
         return self.op("graph.transpose", [x], {"perm": tuple(perm)})
 
-    def cast(self, x: SSAValue, dtype: np.dtype) -> SSAValue:
+    def cast(self, x: SSAValue, dtype: np.dtype, saturate: bool = True) -> SSAValue:
         element = from_dtype(dtype)
-        return self.op("graph.cast", [x], result_type=make_tensor(shape_of(x.type), element))
+        props = {} if saturate else {"saturate": False}
+        return self.op("graph.cast", [x], props, result_type=make_tensor(shape_of(x.type), element))
 
     def broadcast_to(self, x: SSAValue, shape: Sequence[int]) -> SSAValue:
         if tuple(shape_of(x.type)) == tuple(shape):
@@ -2266,17 +2273,22 @@ def _check_cast(info: NodeInfo) -> list[str]:
     return []
 
 
+def _saturating_cast(n: Node, to: np.dtype) -> SSAValue:
+    """graph.cast, with ``saturate = false`` when the node says so (opset 19+: to float8 only)."""
+    return n.b.cast(n.x(0), to, saturate=bool(n.a("saturate", 1)))
+
+
 @op("Cast", check=_check_cast)
 def _cast(n: Node):
     to = elem_dtype(int(n.a("to")))
     if to is None:
         raise NodeError(f"cast to {elem_name(n.a('to'))} is not supported")
-    return n.b.cast(n.x(0), to)
+    return _saturating_cast(n, to)
 
 
 @op("CastLike")
 def _cast_like(n: Node):
-    return n.b.cast(n.x(0), n.dtype(1))
+    return _saturating_cast(n, n.dtype(1))
 
 
 @op("Shape")

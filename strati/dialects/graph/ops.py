@@ -131,7 +131,16 @@ SigmoidOp = _unary("sigmoid", "1 / (1 + e**-x)")
 ErfOp = _unary("erf", "the error function")
 ReluOp = _unary("relu", "max(x, 0)")
 IdentityOp = _unary("identity", "x itself")
-CastOp = _unary("cast", "x converted to the result's element type (as numpy's astype)")
+
+
+@irdl_op_definition
+class CastOp(UnaryOp):
+    """x converted to the result's element type (as numpy's astype); to a float8 type, values
+    beyond its largest finite one become that one when ``saturate`` (ONNX Cast's default), else
+    infinity or NaN."""
+
+    name = "graph.cast"
+    saturate = bool_prop(True)
 
 
 @irdl_op_definition
