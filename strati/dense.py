@@ -44,6 +44,24 @@ def is_narrow_float(dtype: np.dtype) -> bool:
     return np.dtype(dtype) in _NARROW_BY_DTYPE
 
 
+def call_reference(reference, op, *values, **kwargs):
+    """Call an op's ``reference``; with bf16 or float8 operands, on their float32 values and with
+    each bf16 or float8 result rounded once (to nearest even) from float32: those types store
+    values, arithmetic is float32's (as compiled code does it, and onnx's node tests expect)."""
+    if not any(is_narrow_float(getattr(v, "dtype", np.dtype(np.float32))) for v in values):
+        return reference(op, *values, **kwargs)
+    wide = [v.astype(np.float32) if is_narrow_float(getattr(v, "dtype", np.dtype(np.float32))) else v for v in values]
+    out = reference(op, *wide, **kwargs)
+    single = not isinstance(out, (tuple, list))
+    outs = [out] if single else list(out)
+    for i, r in enumerate(op.results[: len(outs)]):
+        element = getattr(r.type, "get_element_type", None)
+        dtype = NARROW_FLOATS.get(type(element())) if element is not None else None
+        if dtype is not None and np.asarray(outs[i]).dtype != dtype:
+            outs[i] = np.asarray(outs[i]).astype(dtype)
+    return outs[0] if single else type(out)(outs) if isinstance(out, tuple) else outs
+
+
 def is_float8(dtype: np.dtype) -> bool:
     return is_narrow_float(dtype) and np.dtype(dtype).itemsize == 1
 

@@ -62,7 +62,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from strati import registry
 from strati.registry import DEFAULT_LEVEL, Registry
-from strati.dense import dense_from_numpy, from_dtype, to_dtype
+from strati.dense import call_reference, dense_from_numpy, from_dtype, to_dtype
 from strati.diagnostics import StratiError, diagnostic_message, verify_module
 from strati.dialects.graph import ops as gops
 from strati.dialects.graph.ops import ConstantOp
@@ -890,7 +890,7 @@ class Importer:
         if reference is None:
             return None
         try:
-            outs = reference(op, *[self.known[v] for v in op.operands])
+            outs = call_reference(reference, op, *[self.known[v] for v in op.operands])
         except StratiError as err:
             raise NodeError(err.message) from None
         outs = list(outs) if isinstance(outs, (tuple, list)) else [outs]
