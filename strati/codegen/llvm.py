@@ -59,6 +59,7 @@ import llvmlite.ir as ir
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
+    BFloat16Type,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
     Float16Type,
@@ -171,6 +172,8 @@ def scalar_type(t: Attribute, op: Operation | None = None) -> ir.Type:
             return ir.DoubleType()
         case Float16Type():
             return ir.HalfType()
+        case BFloat16Type():  # a float32 value that bf16 represents; memory holds its top 16 bits
+            return ir.FloatType()
         case IndexType():
             return I64
         case IntegerType():
@@ -210,7 +213,11 @@ def storage_type(t: Attribute, op: Operation | None = None) -> ir.Type:
             return I8
         if width not in (8, 16, 32, 64):
             raise CodegenError(f"memref elements of type {t} are not supported (i1, i8, i16, i32, i64)", op)
+    elif isinstance(t, BFloat16Type):
+        return ir.IntType(16)
     elif not isinstance(t, (Float16Type, Float32Type, Float64Type, IndexType)):
+        if "f8" in str(t):
+            raise CodegenError(f"float8 elements ({t}) are not compiled: run them on the interpreter (--backend interp)", op)
         raise CodegenError(f"memref elements of type {t} are not supported", op)
     return scalar_type(t, op)
 
@@ -220,7 +227,7 @@ def element_size(t: Attribute) -> int:
         return 8
     if isinstance(t, IntegerType):
         return max(1, t.width.data // 8)
-    return {Float16Type: 2, Float32Type: 4, Float64Type: 8}[type(t)]
+    return {Float16Type: 2, BFloat16Type: 2, Float32Type: 4, Float64Type: 8}[type(t)]
 
 
 def mangle(t: ir.Type) -> str:
@@ -238,6 +245,11 @@ def mangle(t: ir.Type) -> str:
     if isinstance(t, ir.PointerType):
         return "p0"
     raise TypeError(f"cannot mangle {t}")
+
+
+def element_of_type(t: Attribute) -> Attribute:
+    """The element type of an xDSL vector type, else the type itself."""
+    return t.get_element_type() if isinstance(t, VectorType) else t
 
 
 def element_of(t: ir.Type) -> ir.Type:
@@ -784,13 +796,66 @@ class FunctionEmitter:
         c, a, b = (self.v(x) for x in op.operands)
         return self.b.select(c, a, b, name=self.name(op))
 
+    def bf16_to_f32(self, bits: ir.Value) -> ir.Value:
+        """bf16 bits (i16, or a vector of them) as the float32 they are the top half of."""
+        wide = ir.VectorType(I32, bits.type.count) if isinstance(bits.type, ir.VectorType) else I32
+        ft = ir.VectorType(ir.FloatType(), bits.type.count) if isinstance(bits.type, ir.VectorType) else ir.FloatType()
+        return self.b.bitcast(self.b.shl(self.b.zext(bits, wide), splat(wide, ir.Constant(I32, 16))), ft)
+
+    def f32_to_bf16(self, x: ir.Value) -> ir.Value:
+        """float32 to bf16 bits, rounded to nearest even (ml_dtypes' and onnx's rounding); a NaN stays
+        a quiet NaN with its sign."""
+        vec = isinstance(x.type, ir.VectorType)
+        wide = ir.VectorType(I32, x.type.count) if vec else I32
+        half = ir.VectorType(ir.IntType(16), x.type.count) if vec else ir.IntType(16)
+
+        def c(v: int) -> ir.Constant:
+            return splat(wide, ir.Constant(I32, v))
+
+        bits = self.b.bitcast(x, wide)
+        top = self.b.lshr(bits, c(16))
+        rounded = self.b.lshr(self.b.add(self.b.add(bits, c(0x7FFF)), self.b.and_(top, c(1))), c(16))
+        nan = self.b.fcmp_unordered("uno", x, x)
+        return self.b.trunc(self.b.select(nan, self.b.or_(top, c(0x40)), rounded), half)
+
+    def round_to_bf16(self, x: ir.Value) -> ir.Value:
+        return self.bf16_to_f32(self.f32_to_bf16(x))
+
     def cast(self, op: Operation) -> ir.Value:
         x, to = self.v(op.operands[0]), self.result_type(op)
+        src, dst = element_of_type(op.operands[0].type), element_of_type(op.results[0].type)
+        if isinstance(src, BFloat16Type) or isinstance(dst, BFloat16Type):
+            return self.bf16_cast(op, x, to, src, dst)
         if op.name == "arith.truncf" and isinstance(element_of(x.type), ir.DoubleType) and isinstance(
             element_of(to), ir.HalfType
         ):
             return self.truncate_f64_to_f16(x, to, self.name(op))
         return getattr(self.b, CASTS[op.name])(x, to, name=self.name(op))
+
+    def bf16_cast(self, op: Operation, x: ir.Value, to: ir.Type, src: Attribute, dst: Attribute) -> ir.Value:
+        """A cast from or to bf16, whose values are float32 ones: to bf16 through float32, then
+        rounded to nearest even (from f64 that is two roundings, as ml_dtypes' own cast)."""
+        f32t = ir.VectorType(ir.FloatType(), to.count) if isinstance(to, ir.VectorType) else ir.FloatType()
+        if isinstance(dst, BFloat16Type):
+            if op.name in ("arith.sitofp", "arith.uitofp"):
+                y = getattr(self.b, CASTS[op.name])(x, f32t)
+            elif isinstance(src, BFloat16Type):
+                return x
+            elif isinstance(element_of(x.type), ir.DoubleType):
+                y = self.b.fptrunc(x, f32t)
+            elif isinstance(element_of(x.type), ir.HalfType):
+                y = self.b.fpext(x, f32t)
+            else:
+                y = x
+            return self.round_to_bf16(y)
+        # from bf16 (a float32 value)
+        if op.name in ("arith.fptosi", "arith.fptoui"):
+            return getattr(self.b, CASTS[op.name])(x, to, name=self.name(op))
+        if isinstance(element_of(to), ir.DoubleType):
+            return self.b.fpext(x, to, name=self.name(op))
+        if isinstance(element_of(to), ir.HalfType):
+            return self.b.fptrunc(x, to, name=self.name(op))
+        return x
 
     def truncate_f64_to_f16(self, x: ir.Value, to: ir.Type, name: str) -> ir.Value:
         """f64 -> f16 through f32 rounded to odd, which makes the second rounding exact.
@@ -976,6 +1041,8 @@ class FunctionEmitter:
         ptr = self.address(memref, op.operands[1:], op)
         st = storage_type(el, op)
         x = self.b.load(ptr, name=self.name(op), typ=st, align=element_size(el))
+        if isinstance(el, BFloat16Type):
+            return self.bf16_to_f32(x)
         return self.b.trunc(x, I1) if is_bool(el) else x
 
     def store(self, op: Operation) -> None:
@@ -985,6 +1052,8 @@ class FunctionEmitter:
         x = self.v(value)
         if is_bool(el):
             x = self.b.zext(x, I8)
+        if isinstance(el, BFloat16Type):
+            x = self.f32_to_bf16(x)
         self.b.store(x, ptr, align=element_size(el))
 
     def vector_load(self, op: Operation) -> ir.Value:
@@ -995,6 +1064,8 @@ class FunctionEmitter:
         if is_bool(el):
             x = self.b.load(ptr, typ=ir.VectorType(I8, vt.count), align=1)
             return self.b.trunc(x, vt, name=self.name(op))
+        if isinstance(el, BFloat16Type):
+            return self.bf16_to_f32(self.b.load(ptr, typ=ir.VectorType(ir.IntType(16), vt.count), align=2))
         return self.b.load(ptr, name=self.name(op), typ=vt, align=element_size(el))
 
     def vector_store(self, op: Operation) -> None:
@@ -1004,6 +1075,8 @@ class FunctionEmitter:
         x = self.v(value)
         if is_bool(el):
             x = self.b.zext(x, ir.VectorType(I8, x.type.count))
+        if isinstance(el, BFloat16Type):
+            x = self.f32_to_bf16(x)
         self.b.store(x, ptr, align=element_size(el))
 
     def alloc(self, op: Operation) -> ir.Value:
