@@ -917,8 +917,8 @@ class FunctionEmitter:
         return getattr(self.b, CASTS[op.name])(x, to, name=self.name(op))
 
     def bf16_cast(self, op: Operation, x: ir.Value, to: ir.Type, src: Attribute, dst: Attribute) -> ir.Value:
-        """A cast from or to bf16, whose values are float32 ones: to bf16 through float32, then
-        rounded to nearest even (from f64 that is two roundings, as ml_dtypes' own cast)."""
+        """A cast from or to bf16 or float8, whose values are float32 ones: to them through float32
+        (rounded to odd from f64, so that the one rounding to nearest even is correct)."""
         f32t = ir.VectorType(ir.FloatType(), to.count) if isinstance(to, ir.VectorType) else ir.FloatType()
         if isinstance(dst, BFloat16Type) or type(dst) in FLOAT8:
             if op.name in ("arith.sitofp", "arith.uitofp"):
@@ -926,7 +926,7 @@ class FunctionEmitter:
             elif src == dst:
                 return x
             elif isinstance(element_of(x.type), ir.DoubleType):
-                y = self.b.fptrunc(x, f32t)
+                y = self.f64_to_f32_odd(x)
             elif isinstance(element_of(x.type), ir.HalfType):
                 y = self.b.fpext(x, f32t)
             else:
@@ -947,6 +947,11 @@ class FunctionEmitter:
         x86 has no f64 -> f16 instruction; LLVM would call ``__truncdfhf2``, which the JIT's
         process does not define (a null call).  Rounding to odd keeps the sticky bit that the
         final round-to-nearest-even needs, since f32 has more than 2 bits beyond f16's."""
+        return self.b.fptrunc(self.f64_to_f32_odd(x), to, name=name)
+
+    def f64_to_f32_odd(self, x: ir.Value) -> ir.Value:
+        """f64 -> f32 rounded to odd: a later round to nearest even to a narrower type (f16, bf16,
+        float8) is then the correct rounding of the f64 value."""
         lanes = x.type.count if isinstance(x.type, ir.VectorType) else None
         f32 = ir.VectorType(ir.FloatType(), lanes) if lanes else ir.FloatType()
         i32 = ir.VectorType(ir.IntType(32), lanes) if lanes else ir.IntType(32)
@@ -959,7 +964,7 @@ class FunctionEmitter:
         one = splat(i32, int_constant(ir.IntType(32), 1)) if lanes else int_constant(ir.IntType(32), 1)
         toward_zero = self.b.select(away, self.b.sub(bits, one), bits)
         odd = self.b.select(inexact, self.b.or_(toward_zero, one), toward_zero)
-        return self.b.fptrunc(self.b.bitcast(odd, f32), to, name=name)
+        return self.b.bitcast(odd, f32)
 
     def index_cast(self, op: Operation) -> ir.Value:
         x = self.v(op.operands[0])

@@ -98,6 +98,21 @@ def test_cast_from_float16_matches_onnx(name):
 
 
 @pytest.mark.parametrize("name", sorted(NARROW))
+def test_cast_from_float64_rounds_once(name):
+    """f64 values just beside a float32 value that is a tie of the narrow type: through float32
+    rounded to nearest they would round twice; strati rounds the f64 value once, as ml_dtypes."""
+    dtype, _ = NARROW[name]
+    with np.errstate(all="ignore"):
+        x = samples(dtype).astype(np.float64)
+    x = np.concatenate([x, x * (1 + 2.0**-40), x * (1 - 2.0**-40)])
+    x = x[np.isfinite(x) & (np.abs(x) < float(ml_dtypes.finfo(dtype).max))]
+    module = cast_module(x, dtype, True)
+    want = x.astype(dtype)
+    for got in (run_function(module, [x])[0], strati.compile(module)(x)):
+        np.testing.assert_array_equal(bits(got), bits(want))
+
+
+@pytest.mark.parametrize("name", sorted(NARROW))
 @pytest.mark.parametrize("to", [np.float32, np.float16, np.float64])
 def test_cast_to_wider_floats_is_exact(name, to):
     dtype, _ = NARROW[name]
