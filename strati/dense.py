@@ -4,10 +4,16 @@ and printing dense float attributes so that they read back exactly."""
 from __future__ import annotations
 
 import numpy as np
+import ml_dtypes
 from xdsl.dialects.builtin import (
+    BFloat16Type,
     BytesAttr,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
+    Float8E4M3FNType,
+    Float8E4M3FNUZType,
+    Float8E5M2FNUZType,
+    Float8E5M2Type,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -22,6 +28,44 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 from xdsl.printer import Printer
 
+NARROW_FLOATS = {
+    BFloat16Type: np.dtype(ml_dtypes.bfloat16),
+    Float8E4M3FNType: np.dtype(ml_dtypes.float8_e4m3fn),
+    Float8E4M3FNUZType: np.dtype(ml_dtypes.float8_e4m3fnuz),
+    Float8E5M2Type: np.dtype(ml_dtypes.float8_e5m2),
+    Float8E5M2FNUZType: np.dtype(ml_dtypes.float8_e5m2fnuz),
+}
+"""bf16 and the float8 types: numpy dtypes from ml_dtypes (onnx's own dependency), kind 'V'."""
+_NARROW_BY_DTYPE = {dtype: cls() for cls, dtype in NARROW_FLOATS.items()}
+
+
+def is_narrow_float(dtype: np.dtype) -> bool:
+    """A bf16 or float8 dtype (ml_dtypes): numpy does arithmetic on them, but its kind is not 'f'."""
+    return np.dtype(dtype) in _NARROW_BY_DTYPE
+
+
+def call_reference(reference, op, *values, **kwargs):
+    """Call an op's ``reference``; with bf16 or float8 operands, on their float32 values and with
+    each bf16 or float8 result rounded once (to nearest even) from float32: those types store
+    values, arithmetic is float32's (as compiled code does it, and onnx's node tests expect)."""
+    if not any(is_narrow_float(getattr(v, "dtype", np.dtype(np.float32))) for v in values):
+        return reference(op, *values, **kwargs)
+    wide = [v.astype(np.float32) if is_narrow_float(getattr(v, "dtype", np.dtype(np.float32))) else v for v in values]
+    out = reference(op, *wide, **kwargs)
+    single = not isinstance(out, (tuple, list))
+    outs = [out] if single else list(out)
+    for i, r in enumerate(op.results[: len(outs)]):
+        element = getattr(r.type, "get_element_type", None)
+        dtype = NARROW_FLOATS.get(type(element())) if element is not None else None
+        if dtype is not None and np.asarray(outs[i]).dtype != dtype:
+            outs[i] = np.asarray(outs[i]).astype(dtype)
+    return outs[0] if single else type(out)(outs) if isinstance(out, tuple) else outs
+
+
+def is_float8(dtype: np.dtype) -> bool:
+    return is_narrow_float(dtype) and np.dtype(dtype).itemsize == 1
+
+
 _SIGNED = {8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}
 _UNSIGNED = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
 
@@ -35,6 +79,8 @@ def to_dtype(element_type: Attribute) -> np.dtype:
             return np.dtype(np.float64)
         case Float16Type():
             return np.dtype(np.float16)
+        case BFloat16Type() | Float8E4M3FNType() | Float8E4M3FNUZType() | Float8E5M2Type() | Float8E5M2FNUZType():
+            return NARROW_FLOATS[type(element_type)]
         case IntegerType():
             width = element_type.width.data
             if width == 1:
@@ -50,6 +96,8 @@ def from_dtype(dtype: np.dtype | type) -> Attribute:
     dtype = np.dtype(dtype)
     if dtype == np.bool_:
         return i1
+    if dtype in _NARROW_BY_DTYPE:
+        return _NARROW_BY_DTYPE[dtype]
     if dtype.kind == "f":
         table = {2: f16, 4: f32, 8: f64}
         if dtype.itemsize in table:
@@ -108,6 +156,11 @@ def print_dense(printer: Printer, value: DenseIntOrFPElementsAttr) -> None:
         return
     if array.size > 1 and array.strides == (0,) * array.ndim:  # a splat stored once: one element, in O(1)
         printer.print_string(f"dense<{_splat_text(array.flat[0])}> : ")
+        printer.print_attribute(value.type)
+        return
+    if is_narrow_float(array.dtype) and array.size:  # bf16, float8: their bytes, exactly
+        data = np.ascontiguousarray(array).tobytes()
+        printer.print_string(f'dense<"0x{data.hex().upper()}"> : ')
         printer.print_attribute(value.type)
         return
     if array.dtype.kind != "f" or array.size == 0:

@@ -60,7 +60,12 @@ import llvmlite.ir as ir
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
+    BFloat16Type,
     DenseIntOrFPElementsAttr,
+    Float8E4M3FNType,
+    Float8E4M3FNUZType,
+    Float8E5M2FNUZType,
+    Float8E5M2Type,
     DenseResourceAttr,
     Float16Type,
     Float32Type,
@@ -77,12 +82,23 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from strati import registry
-from strati.dense import numpy_from_dense
+from strati.dense import numpy_from_dense, to_dtype
 from strati.diagnostics import StratiError
 from strati.dialects.loop.ops import VIEW_OPS
 from strati.functions import argument_names
 
 I1, I8, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(32), ir.IntType(64)
+
+FLOAT8 = {
+    # type: (mantissa bits, exponent bias, largest finite encoding, encoding of an overflow, of NaN, fnuz)
+    Float8E4M3FNType: (3, 7, 0x7E, 0x7F, 0x7F, False),
+    Float8E4M3FNUZType: (3, 8, 0x7F, 0x80, 0x80, True),
+    Float8E5M2Type: (2, 15, 0x7B, 0x7C, 0x7E, False),
+    Float8E5M2FNUZType: (2, 16, 0x7F, 0x80, 0x80, True),
+}
+"""The float8 formats: a value lives in a float32 register, memory holds its 8-bit encoding,
+decoded through a 256-entry table and encoded by bit arithmetic (round to nearest even,
+overflow to infinity or NaN as ml_dtypes; saturation is a clamp before, at the graph level)."""
 PTR = ir.PointerType()
 VOID = ir.VoidType()
 
@@ -179,6 +195,10 @@ def scalar_type(t: Attribute, op: Operation | None = None) -> ir.Type:
             return ir.DoubleType()
         case Float16Type():
             return ir.HalfType()
+        case BFloat16Type():  # a float32 value that bf16 represents; memory holds its top 16 bits
+            return ir.FloatType()
+        case Float8E4M3FNType() | Float8E4M3FNUZType() | Float8E5M2Type() | Float8E5M2FNUZType():
+            return ir.FloatType()  # likewise; memory holds its 8-bit encoding
         case IndexType():
             return I64
         case IntegerType():
@@ -218,6 +238,10 @@ def storage_type(t: Attribute, op: Operation | None = None) -> ir.Type:
             return I8
         if width not in (8, 16, 32, 64):
             raise CodegenError(f"memref elements of type {t} are not supported (i1, i8, i16, i32, i64)", op)
+    elif isinstance(t, BFloat16Type):
+        return ir.IntType(16)
+    elif type(t) in FLOAT8:
+        return I8
     elif not isinstance(t, (Float16Type, Float32Type, Float64Type, IndexType)):
         raise CodegenError(f"memref elements of type {t} are not supported", op)
     return scalar_type(t, op)
@@ -228,7 +252,9 @@ def element_size(t: Attribute) -> int:
         return 8
     if isinstance(t, IntegerType):
         return max(1, t.width.data // 8)
-    return {Float16Type: 2, Float32Type: 4, Float64Type: 8}[type(t)]
+    if type(t) in FLOAT8:
+        return 1
+    return {Float16Type: 2, BFloat16Type: 2, Float32Type: 4, Float64Type: 8}[type(t)]
 
 
 def mangle(t: ir.Type) -> str:
@@ -246,6 +272,11 @@ def mangle(t: ir.Type) -> str:
     if isinstance(t, ir.PointerType):
         return "p0"
     raise TypeError(f"cannot mangle {t}")
+
+
+def element_of_type(t: Attribute) -> Attribute:
+    """The element type of an xDSL vector type, else the type itself."""
+    return t.get_element_type() if isinstance(t, VectorType) else t
 
 
 def element_of(t: ir.Type) -> ir.Type:
@@ -471,6 +502,19 @@ class ModuleTranslator:
         """``base`` followed by a number not used before with it (outlined functions, tasks)."""
         n = self.counters[base] = self.counters.get(base, 0) + 1
         return f"{base}{n}"
+
+    def float8_table(self, t: Attribute) -> ir.GlobalVariable:
+        """The 256 float32 values of a float8 type's encodings (from ml_dtypes), one constant global."""
+        name = f"strati.{str(t).lower()}.values"
+        if name in self.module.globals:
+            return self.module.globals[name]
+        values = np.arange(256, dtype=np.uint8).view(to_dtype(t)).astype(np.float32)
+        table_type = ir.ArrayType(ir.FloatType(), 256)
+        g = ir.GlobalVariable(self.module, table_type, name)
+        g.initializer = ir.Constant(table_type, [ir.Constant(ir.FloatType(), float(v)) for v in values])
+        g.global_constant = True
+        g.linkage = "internal"
+        return g
 
     def declare(self, name: str, ret: ir.Type, args: Sequence[ir.Type]) -> ir.Function:
         """An external function or intrinsic, declared once."""
@@ -796,13 +840,118 @@ class FunctionEmitter:
         c, a, b = (self.v(x) for x in op.operands)
         return self.b.select(c, a, b, name=self.name(op))
 
+    def bf16_to_f32(self, bits: ir.Value) -> ir.Value:
+        """bf16 bits (i16, or a vector of them) as the float32 they are the top half of."""
+        wide = ir.VectorType(I32, bits.type.count) if isinstance(bits.type, ir.VectorType) else I32
+        ft = ir.VectorType(ir.FloatType(), bits.type.count) if isinstance(bits.type, ir.VectorType) else ir.FloatType()
+        return self.b.bitcast(self.b.shl(self.b.zext(bits, wide), splat(wide, ir.Constant(I32, 16))), ft)
+
+    def f32_to_bf16(self, x: ir.Value) -> ir.Value:
+        """float32 to bf16 bits, rounded to nearest even (ml_dtypes' and onnx's rounding); a NaN stays
+        a quiet NaN with its sign."""
+        vec = isinstance(x.type, ir.VectorType)
+        wide = ir.VectorType(I32, x.type.count) if vec else I32
+        half = ir.VectorType(ir.IntType(16), x.type.count) if vec else ir.IntType(16)
+
+        def c(v: int) -> ir.Constant:
+            return splat(wide, ir.Constant(I32, v))
+
+        bits = self.b.bitcast(x, wide)
+        top = self.b.lshr(bits, c(16))
+        rounded = self.b.lshr(self.b.add(self.b.add(bits, c(0x7FFF)), self.b.and_(top, c(1))), c(16))
+        nan = self.b.fcmp_unordered("uno", x, x)
+        return self.b.trunc(self.b.select(nan, self.b.or_(top, c(0x40)), rounded), half)
+
+    def f8_to_f32(self, code: ir.Value, t: Attribute) -> ir.Value:
+        """float8 encodings (i8, or a vector of them) as float32, through the type's table."""
+        table = self.tr.float8_table(t)
+        if isinstance(code.type, ir.VectorType):
+            out = ir.Constant(ir.VectorType(ir.FloatType(), code.type.count), ir.Undefined)
+            for lane in range(code.type.count):
+                one = self.f8_to_f32(self.b.extract_element(code, ir.Constant(I32, lane)), t)
+                out = self.b.insert_element(out, one, ir.Constant(I32, lane))
+            return out
+        ptr = self.b.gep(table, [ir.Constant(I64, 0), self.b.zext(code, I64)], inbounds=True, source_etype=table.value_type)
+        return self.b.load(ptr, typ=ir.FloatType(), align=4)
+
+    def f32_to_f8(self, x: ir.Value, t: Attribute) -> ir.Value:
+        """float32 to a float8 encoding, rounded to nearest even: below the smallest normal, the
+        multiple of the smallest subnormal (roundeven of a power-of-two scaling); above, float32's
+        bits rounded at the mantissa's last bit and the exponent rebiased; beyond the largest
+        finite value the type's overflow (infinity or NaN); NaN its NaN; the sign on top (fnuz
+        types have no negative zero)."""
+        m, bias, largest, overflow, nan_code, fnuz = FLOAT8[type(t)]
+        vec = isinstance(x.type, ir.VectorType)
+        wide = ir.VectorType(I32, x.type.count) if vec else I32
+        narrow = ir.VectorType(I8, x.type.count) if vec else I8
+
+        def c(v: int) -> ir.Constant:
+            return splat(wide, ir.Constant(I32, v))
+
+        emin = 1 - bias
+        bits = self.b.bitcast(x, wide)
+        sign = self.b.lshr(bits, c(31))
+        a = self.b.and_(bits, c(0x7FFFFFFF))
+        ax = self.b.bitcast(a, x.type)
+        scaled = self.b.fmul(ax, float_constant(x.type, 2.0 ** (m - emin)))
+        roundeven = self.intrinsic("llvm.roundeven", x.type)
+        sub = self.b.fptoui(self.b.call(roundeven, [scaled]), wide)
+        shift = 23 - m
+        rounded = self.b.lshr(self.b.add(self.b.add(a, c((1 << (shift - 1)) - 1)), self.b.and_(self.b.lshr(a, c(shift)), c(1))), c(shift))
+        normal = self.b.sub(rounded, c((127 - bias) << m))
+        small = self.b.fcmp_ordered("<", ax, float_constant(x.type, 2.0**emin))
+        enc = self.b.select(small, sub, normal)
+        over = self.b.icmp_unsigned(">", enc, c(largest))
+        nan = self.b.fcmp_unordered("uno", x, x)
+        if fnuz:
+            signed = self.b.select(self.b.icmp_unsigned("==", enc, c(0)), enc, self.b.or_(enc, self.b.shl(sign, c(7))))
+            out = self.b.select(self.b.or_(over, nan), c(0x80), signed)
+        else:
+            out = self.b.select(nan, c(nan_code), self.b.select(over, c(overflow), enc))
+            out = self.b.or_(out, self.b.shl(sign, c(7)))
+        return self.b.trunc(out, narrow)
+
+    def round_to_f8(self, x: ir.Value, t: Attribute) -> ir.Value:
+        return self.f8_to_f32(self.f32_to_f8(x, t), t)
+
+    def round_to_bf16(self, x: ir.Value) -> ir.Value:
+        return self.bf16_to_f32(self.f32_to_bf16(x))
+
     def cast(self, op: Operation) -> ir.Value:
         x, to = self.v(op.operands[0]), self.result_type(op)
+        src, dst = element_of_type(op.operands[0].type), element_of_type(op.results[0].type)
+        if isinstance(src, BFloat16Type) or isinstance(dst, BFloat16Type) or type(src) in FLOAT8 or type(dst) in FLOAT8:
+            return self.bf16_cast(op, x, to, src, dst)
         if op.name == "arith.truncf" and isinstance(element_of(x.type), ir.DoubleType) and isinstance(
             element_of(to), ir.HalfType
         ):
             return self.truncate_f64_to_f16(x, to, self.name(op))
         return getattr(self.b, CASTS[op.name])(x, to, name=self.name(op))
+
+    def bf16_cast(self, op: Operation, x: ir.Value, to: ir.Type, src: Attribute, dst: Attribute) -> ir.Value:
+        """A cast from or to bf16 or float8, whose values are float32 ones: to them through float32
+        (rounded to odd from f64, so that the one rounding to nearest even is correct)."""
+        f32t = ir.VectorType(ir.FloatType(), to.count) if isinstance(to, ir.VectorType) else ir.FloatType()
+        if isinstance(dst, BFloat16Type) or type(dst) in FLOAT8:
+            if op.name in ("arith.sitofp", "arith.uitofp"):
+                y = getattr(self.b, CASTS[op.name])(x, f32t)
+            elif src == dst:
+                return x
+            elif isinstance(element_of(x.type), ir.DoubleType):
+                y = self.f64_to_f32_odd(x)
+            elif isinstance(element_of(x.type), ir.HalfType):
+                y = self.b.fpext(x, f32t)
+            else:
+                y = x
+            return self.round_to_bf16(y) if isinstance(dst, BFloat16Type) else self.round_to_f8(y, dst)
+        # from bf16 or float8 (a float32 value)
+        if op.name in ("arith.fptosi", "arith.fptoui"):
+            return getattr(self.b, CASTS[op.name])(x, to, name=self.name(op))
+        if isinstance(element_of(to), ir.DoubleType):
+            return self.b.fpext(x, to, name=self.name(op))
+        if isinstance(element_of(to), ir.HalfType):
+            return self.b.fptrunc(x, to, name=self.name(op))
+        return x
 
     def truncate_f64_to_f16(self, x: ir.Value, to: ir.Type, name: str) -> ir.Value:
         """f64 -> f16 through f32 rounded to odd, which makes the second rounding exact.
@@ -810,6 +959,11 @@ class FunctionEmitter:
         x86 has no f64 -> f16 instruction; LLVM would call ``__truncdfhf2``, which the JIT's
         process does not define (a null call).  Rounding to odd keeps the sticky bit that the
         final round-to-nearest-even needs, since f32 has more than 2 bits beyond f16's."""
+        return self.b.fptrunc(self.f64_to_f32_odd(x), to, name=name)
+
+    def f64_to_f32_odd(self, x: ir.Value) -> ir.Value:
+        """f64 -> f32 rounded to odd: a later round to nearest even to a narrower type (f16, bf16,
+        float8) is then the correct rounding of the f64 value."""
         lanes = x.type.count if isinstance(x.type, ir.VectorType) else None
         f32 = ir.VectorType(ir.FloatType(), lanes) if lanes else ir.FloatType()
         i32 = ir.VectorType(ir.IntType(32), lanes) if lanes else ir.IntType(32)
@@ -822,7 +976,7 @@ class FunctionEmitter:
         one = splat(i32, int_constant(ir.IntType(32), 1)) if lanes else int_constant(ir.IntType(32), 1)
         toward_zero = self.b.select(away, self.b.sub(bits, one), bits)
         odd = self.b.select(inexact, self.b.or_(toward_zero, one), toward_zero)
-        return self.b.fptrunc(self.b.bitcast(odd, f32), to, name=name)
+        return self.b.bitcast(odd, f32)
 
     def index_cast(self, op: Operation) -> ir.Value:
         x = self.v(op.operands[0])
@@ -988,6 +1142,10 @@ class FunctionEmitter:
         ptr = self.address(memref, op.operands[1:], op)
         st = storage_type(el, op)
         x = self.b.load(ptr, name=self.name(op), typ=st, align=element_size(el))
+        if isinstance(el, BFloat16Type):
+            return self.bf16_to_f32(x)
+        if type(el) in FLOAT8:
+            return self.f8_to_f32(x, el)
         return self.b.trunc(x, I1) if is_bool(el) else x
 
     def store(self, op: Operation) -> None:
@@ -997,6 +1155,10 @@ class FunctionEmitter:
         x = self.v(value)
         if is_bool(el):
             x = self.b.zext(x, I8)
+        if isinstance(el, BFloat16Type):
+            x = self.f32_to_bf16(x)
+        if type(el) in FLOAT8:
+            x = self.f32_to_f8(x, el)
         self.b.store(x, ptr, align=element_size(el))
 
     def vector_load(self, op: Operation) -> ir.Value:
@@ -1007,6 +1169,10 @@ class FunctionEmitter:
         if is_bool(el):
             x = self.b.load(ptr, typ=ir.VectorType(I8, vt.count), align=1)
             return self.b.trunc(x, vt, name=self.name(op))
+        if isinstance(el, BFloat16Type):
+            return self.bf16_to_f32(self.b.load(ptr, typ=ir.VectorType(ir.IntType(16), vt.count), align=2))
+        if type(el) in FLOAT8:
+            return self.f8_to_f32(self.b.load(ptr, typ=ir.VectorType(I8, vt.count), align=1), el)
         return self.b.load(ptr, name=self.name(op), typ=vt, align=element_size(el))
 
     def vector_store(self, op: Operation) -> None:
@@ -1016,6 +1182,10 @@ class FunctionEmitter:
         x = self.v(value)
         if is_bool(el):
             x = self.b.zext(x, ir.VectorType(I8, x.type.count))
+        if isinstance(el, BFloat16Type):
+            x = self.f32_to_bf16(x)
+        if type(el) in FLOAT8:
+            x = self.f32_to_f8(x, el)
         self.b.store(x, ptr, align=element_size(el))
 
     def alloc(self, op: Operation) -> ir.Value:

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
@@ -61,7 +62,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from strati import registry
 from strati.registry import DEFAULT_LEVEL, Registry
-from strati.dense import dense_from_numpy, from_dtype, to_dtype
+from strati.dense import call_reference, dense_from_numpy, from_dtype, to_dtype
 from strati.diagnostics import StratiError, diagnostic_message, verify_module
 from strati.dialects.graph import ops as gops
 from strati.dialects.graph.ops import ConstantOp
@@ -278,6 +279,11 @@ _NUMPY_TYPES = {
     TensorProto.UINT32: np.uint32,
     TensorProto.UINT64: np.uint64,
     TensorProto.BOOL: np.bool_,
+    TensorProto.BFLOAT16: ml_dtypes.bfloat16,
+    TensorProto.FLOAT8E4M3FN: ml_dtypes.float8_e4m3fn,
+    TensorProto.FLOAT8E4M3FNUZ: ml_dtypes.float8_e4m3fnuz,
+    TensorProto.FLOAT8E5M2: ml_dtypes.float8_e5m2,
+    TensorProto.FLOAT8E5M2FNUZ: ml_dtypes.float8_e5m2fnuz,
 }
 
 
@@ -897,7 +903,7 @@ class Importer:
         if reference is None:
             return None
         try:
-            outs = reference(op, *[self.known[v] for v in op.operands])
+            outs = call_reference(reference, op, *[self.known[v] for v in op.operands])
         except StratiError as err:
             raise NodeError(err.message) from None
         outs = list(outs) if isinstance(outs, (tuple, list)) else [outs]
@@ -919,9 +925,10 @@ class Importer:
             return x
         return self.op("graph.transpose", [x], {"perm": tuple(perm)})
 
-    def cast(self, x: SSAValue, dtype: np.dtype) -> SSAValue:
+    def cast(self, x: SSAValue, dtype: np.dtype, saturate: bool = True) -> SSAValue:
         element = from_dtype(dtype)
-        return self.op("graph.cast", [x], result_type=make_tensor(shape_of(x.type), element))
+        props = {} if saturate else {"saturate": False}
+        return self.op("graph.cast", [x], props, result_type=make_tensor(shape_of(x.type), element))
 
     def broadcast_to(self, x: SSAValue, shape: Sequence[int]) -> SSAValue:
         if tuple(shape_of(x.type)) == tuple(shape):
@@ -2338,17 +2345,22 @@ def _check_cast(info: NodeInfo) -> list[str]:
     return []
 
 
+def _saturating_cast(n: Node, to: np.dtype) -> SSAValue:
+    """graph.cast, with ``saturate = false`` when the node says so (opset 19+: to float8 only)."""
+    return n.b.cast(n.x(0), to, saturate=bool(n.a("saturate", 1)))
+
+
 @op("Cast", check=_check_cast)
 def _cast(n: Node):
     to = elem_dtype(int(n.a("to")))
     if to is None:
         raise NodeError(f"cast to {elem_name(n.a('to'))} is not supported")
-    return n.b.cast(n.x(0), to)
+    return _saturating_cast(n, to)
 
 
 @op("CastLike")
 def _cast_like(n: Node):
-    return n.b.cast(n.x(0), n.dtype(1))
+    return _saturating_cast(n, n.dtype(1))
 
 
 @op("Shape")
@@ -2527,6 +2539,38 @@ def _resize(n: Node):
         props["scales"] = DenseArrayBase.from_list(f32, [float(s) for s in scales_prop])
     x = n.x(0)
     return n.b.op("graph.resize", [x], props, result_type=make_tensor(sizes, x.type.get_element_type()))
+
+
+# -- grid sample
+
+GRID_SAMPLE_MODES = {"bilinear": "linear", "bicubic": "cubic", "linear": "linear", "cubic": "cubic", "nearest": "nearest"}
+
+
+def _check_grid_sample(info: NodeInfo) -> list[str]:
+    out = []
+    mode = info.a("mode", "bilinear" if info.version < 20 else "linear")
+    names = ("bilinear", "nearest", "bicubic") if info.version < 20 else ("linear", "nearest", "cubic")
+    if mode not in names:
+        out.append(f"mode={mode}")
+    if info.a("padding_mode", "zeros") not in ("zeros", "border", "reflection"):
+        out.append(f"padding_mode={info.a('padding_mode')}")
+    if info.version < 20 and info.rank(0) not in (None, 4):
+        out.append(f"a rank-{info.rank(0)} input (GridSample {info.version} takes 4-D ones)")
+    return out
+
+
+@op("GridSample", check=_check_grid_sample)
+def _grid_sample(n: Node):
+    """GridSample 16 (4-D input; modes bilinear, nearest, bicubic) and 20/22 (N-D; linear,
+    nearest, cubic): graph.grid_sample, whose modes are the later names."""
+    x, grid = n.x(0), n.x(1)
+    if n.v < 20 and n.rank(0) != 4:
+        raise NodeError(f"GridSample {n.v} takes a 4-D input, got rank {n.rank(0)}")
+    mode = GRID_SAMPLE_MODES[n.a("mode", "bilinear" if n.v < 20 else "linear")]
+    props = {"mode": mode, "padding_mode": n.a("padding_mode", "zeros"), "align_corners": bool(n.a("align_corners", 0))}
+    xs, gs = n.shape(0), n.shape(1)
+    batch = xs[0] if xs[0] is not None else gs[0]
+    return n.b.op("graph.grid_sample", [x, grid], props, result_type=make_tensor([batch, xs[1], *gs[1:-1]], x.type.get_element_type()))
 
 
 def _check_scales(scales: Sequence[float]) -> None:

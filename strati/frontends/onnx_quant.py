@@ -27,6 +27,8 @@ import math
 
 import numpy as np
 
+from strati.dense import is_float8
+
 from strati.frontends.onnx import Node, NodeError, _conv2d, _window_geometry, elem_dtype, op, round_half_even
 
 _RANGES = {np.dtype(t): (np.iinfo(t).min, np.iinfo(t).max) for t in (np.int8, np.uint8, np.int16, np.uint16)}
@@ -97,6 +99,8 @@ def _quantize(n: Node):
         return n.b.op("graph.quantize", [n.x(0)], props)
     shape = n.static_shape(0)
     target = n.dtype(2) if n.has(2) else elem_dtype(n.a("output_dtype", 0) or 2)  # default uint8
+    if target is not None and is_float8(target):
+        return _quantize_float8(n, shape, target)
     if target not in _RANGES:
         raise NodeError(f"quantizes to int8, uint8, int16 or uint16, not {target}")
     dtype = np.result_type(n.dtype(0), n.dtype(1))
@@ -119,6 +123,8 @@ def _dequantize(n: Node):
         props = {"scale": float(_scalar(n, 1, "x_scale")), "zero_point": int(_scalar(n, 2, "x zero point", 0))}
         return n.b.op("graph.dequantize", [n.x(0)], props)
     shape = n.static_shape(0)
+    if is_float8(n.dtype(0)):
+        return _dequantize_float8(n, shape)
     if n.dtype(0).kind not in "iu":
         raise NodeError(f"dequantizes an integer tensor, got {n.dtype(0)}")
     out = elem_dtype(n.a("output_dtype", 0)) if n.a("output_dtype", 0) else n.dtype(1)
@@ -133,6 +139,35 @@ def _dequantize(n: Node):
         q = n.b.binary("sub", q, _along_axis(n, 2, shape, "x zero point", wide))
     dtype = np.result_type(np.float32 if small else np.float64, n.dtype(1))
     y = n.b.binary("mul", n.b.cast(q, dtype), _along_axis(n, 1, shape, "x_scale", dtype))
+    return y if dtype == out else n.b.cast(y, out)
+
+
+def _zero_point_is_zero(n: Node) -> None:
+    """A float8 zero point must be 0 (ONNX): it is not added (a constant one is checked)."""
+    zero = n.const(2) if n.has(2) else None
+    if zero is not None:
+        if np.any(zero.astype(np.float32) != 0):
+            raise NodeError(f"a float8 zero point must be 0, got {zero.astype(np.float32).reshape(-1)[:4].tolist()}")
+
+
+def _quantize_float8(n: Node, shape: tuple, target: np.dtype):
+    """``x / scale`` in the operands' float type, cast to float8 (round to nearest even),
+    saturated unless ``saturate = 0``: ONNX's reference."""
+    _zero_point_is_zero(n)
+    dtype = np.result_type(n.dtype(0), n.dtype(1))
+    if n.a("precision", 0):
+        dtype = elem_dtype(n.a("precision"))
+    x = n.x(0) if n.dtype(0) == dtype else n.b.cast(n.x(0), dtype)
+    y = n.b.binary("div", x, _along_axis(n, 1, shape, "y_scale", dtype))
+    return n.b.cast(y, target, saturate=bool(n.a("saturate", 1)))
+
+
+def _dequantize_float8(n: Node, shape: tuple):
+    """``float32(x) * scale``, then the output type: ONNX's reference (the zero point must be 0)."""
+    _zero_point_is_zero(n)
+    out = elem_dtype(n.a("output_dtype", 0)) if n.a("output_dtype", 0) else n.dtype(1)
+    dtype = np.result_type(np.float32, n.dtype(1))
+    y = n.b.binary("mul", n.b.cast(n.x(0), dtype), _along_axis(n, 1, shape, "x_scale", dtype))
     return y if dtype == out else n.b.cast(y, out)
 
 

@@ -18,7 +18,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation, SSAValue
 
 from strati import registry
-from strati.dense import to_dtype
+from strati.dense import call_reference, to_dtype
 from strati.diagnostics import StratiError
 from strati.dialects.shapes import shape_of
 from strati.functions import argument_aliases, argument_names, find_function  # noqa: F401 - argument_names re-exported
@@ -112,7 +112,7 @@ class Interpreter:
         reference = registry.get_op_attr(op.name, "reference")
         if reference is None:
             raise StratiError(f"op '{op.name}' has no 'reference' attribute: the interpreter cannot run it", op)
-        out = reference(op, *values, captures=env or {}) if op.regions else reference(op, *values)
+        out = call_reference(reference, op, *values, captures=env or {}) if op.regions else call_reference(reference, op, *values)
         outs = list(out) if isinstance(out, (tuple, list)) else [out]
         if len(outs) != len(op.results):
             raise StratiError(f"reference of '{op.name}' returned {len(outs)} values for {len(op.results)} results", op)

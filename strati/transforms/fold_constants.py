@@ -28,7 +28,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import ConstantLike, is_side_effect_free
 
 from strati import registry
-from strati.dense import dense_from_numpy, numpy_from_dense, to_dtype
+from strati.dense import call_reference, dense_from_numpy, numpy_from_dense, to_dtype
 from strati.diagnostics import StratiError
 from strati.limits import LIMITS
 
@@ -51,7 +51,7 @@ class FoldConstantsPass(ModulePass):
                 continue
             args = [constant_value(v) for v in candidate.operands]
             try:
-                outs = registry.get_op_attr(candidate.name, "reference")(candidate, *args)
+                outs = call_reference(registry.get_op_attr(candidate.name, "reference"), candidate, *args)
             except Exception as err:  # noqa: BLE001 - the op's reference rejected these constants
                 raise StratiError(f"cannot fold: {type(err).__name__}: {err}", candidate) from err
             outs = list(outs) if isinstance(outs, (tuple, list)) else [outs]

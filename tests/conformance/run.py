@@ -71,6 +71,17 @@ TOLERANCES: dict[str, tuple[float, float, str]] = {
     ),
 }
 
+_BF16_REASON = (
+    "bfloat16 output: the expected values are numpy's node-by-node bfloat16 evaluation (every numpy "
+    "operation rounded to bfloat16, a relative step of 2**-8 = 3.9e-3); strati computes each graph op in "
+    "float32 and rounds its result once, so Celu (one op) and Attention's matmul/softmax chain round at "
+    "other points: at most one bfloat16 ulp of the values near 1 (3.9e-3 absolute) apart."
+)
+for _name in ("celu_bfloat16", "attention_3d_causal_bf16", "attention_4d_attn_mask_causal_bf16", "attention_4d_causal_bf16",
+              "attention_4d_causal_padded_kv_bf16", "attention_4d_padded_kv_bf16"):  # fmt: skip
+    for _suffix in ("", "_expanded"):
+        TOLERANCES[f"test_{_name}{_suffix}"] = (1e-2, 4e-3, _BF16_REASON)
+
 
 # --- cases --------------------------------------------------------------------------------
 

@@ -698,6 +698,19 @@ for _i, (_shape, _sizes) in enumerate(RESIZE_SIZES):
     _cubic = 'mode = "cubic"' + (", exclude_outside = true" if _i % 2 else ", cubic_coeff_a = -0.5")
     add(Case("resize", [normal(_shape)], [_sizes], props=f'{_cubic}, coordinate_transformation_mode = "{_ctm}"', tol=F32))
 
+# --- grid_sample ------------------------------------------------------------------------------------
+
+for _i, (_x, _g, _mode, _pad) in enumerate([((2, 3, 5, 7), (2, 3, 4), "linear", "zeros"), ((1, 2, 5, 7), (1, 3, 3), "cubic", "reflection"),
+                                           ((1, 2, 3, 4, 5), (1, 2, 3, 2), "linear", "border"), ((2, 1, 9), (2, 5), "cubic", "border"),
+                                           ((1, 3, 4, 5), (1, 7, 1), "nearest", "reflection"), ((1, 1, 2, 3, 4), (1, 3, 2, 2), "nearest", "zeros")]):  # fmt: skip
+    _grid = RNG.uniform(-1.6, 1.6, (*_g, len(_x) - 2)).astype([np.float32, np.float64][_i % 2])  # some points outside
+    _p = props(f'mode = "{_mode}"', f'padding_mode = "{_pad}"', flag("align_corners", True) if _i % 3 == 1 else "")
+    _dtype = [np.float32, np.float32, np.float64, np.float16][_i % 4]
+    # f32 tolerance for f64 data: the weights come from f32 coordinates (as onnx's reference), one
+    # f32 rounding apart under fast-math, as for resize.
+    add(Case("grid_sample", [normal(_x, _dtype), _grid], [(*_x[:2], *_g[1:])], props=_p, tol=F32 if _dtype == np.float64 else None))
+add(Case("grid_sample", [integers((1, 2, 3, 5), np.int32), normal((1, 4, 3, 2))], [(1, 2, 4, 3)], props='mode = "nearest", padding_mode = "border"'))
+
 # --- known failures --------------------------------------------------------------------------------
 
 KNOWN: list[tuple] = []  # (predicate on a Case, reason): none at present

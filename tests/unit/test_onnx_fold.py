@@ -1,6 +1,6 @@
 """Folding at import: nodes whose inputs are all constants are evaluated at import, by the
 ops' own references when strati has the operator and by ONNX's reference evaluator when
-it does not (strati/frontends/onnx_fold.py; GridSample stands for an op strati lacks)."""
+it does not (strati/frontends/onnx_fold.py; Det stands for an op strati lacks)."""
 
 from __future__ import annotations
 
@@ -60,16 +60,16 @@ def test_constant_gather_elements_and_scatter_nd_fold_and_match_onnxruntime():
 
 
 def test_an_unsupported_op_on_a_real_input_is_still_refused():
-    nodes = [helper.make_node("GridSample", ["x", "grid"], ["y"])]
-    model = model_of(nodes, [vi("x", [1, 1, 3, 3]), vi("grid", [1, 2, 2, 2])], [vi("y", None)], {})
-    with pytest.raises(UnsupportedModelError, match="GridSample"):
+    nodes = [helper.make_node("Det", ["x"], ["y"])]
+    model = model_of(nodes, [vi("x", [2, 3, 3])], [vi("y", None)], {})
+    with pytest.raises(UnsupportedModelError, match="Det"):
         import_model(model)
     # The same node over constants folds.
-    inits = {"grid": np.zeros((1, 2, 2, 2), np.float32), "c": np.arange(9, dtype=np.float32).reshape(1, 1, 3, 3)}
-    nodes = [helper.make_node("GridSample", ["c", "grid"], ["g"]), helper.make_node("Add", ["x", "g"], ["y"])]
-    model = model_of(nodes, [vi("x", [1, 1, 2, 2])], [vi("y", None)], inits, opset=16)
-    (y,) = run_function(import_model(model), [np.zeros((1, 1, 2, 2), np.float32)])
-    np.testing.assert_array_equal(y, np.full((1, 1, 2, 2), 4.0, np.float32))
+    inits = {"c": np.array([[[2, 0, 0], [0, 2, 0], [0, 0, 1]]] * 2, np.float32)}
+    nodes = [helper.make_node("Det", ["c"], ["g"]), helper.make_node("Add", ["x", "g"], ["y"])]
+    model = model_of(nodes, [vi("x", [2])], [vi("y", None)], inits)
+    (y,) = run_function(import_model(model), [np.zeros(2, np.float32)])
+    np.testing.assert_allclose(y, np.full(2, 4.0, np.float32), rtol=1e-6)
 
 
 def test_random_ops_are_not_folded():
@@ -81,27 +81,28 @@ def test_random_ops_are_not_folded():
 
 def test_folding_respects_the_budget(monkeypatch):
     monkeypatch.setattr(onnx_frontend, "FOLD_LIMIT", 10)
-    nodes = [helper.make_node("GridSample", ["c", "grid"], ["g"], name="sampler"), helper.make_node("Add", ["x", "g"], ["y"])]
-    inits = {"grid": np.zeros((1, 4, 4, 2), np.float32), "c": np.ones((1, 1, 3, 3), np.float32)}
-    model = model_of(nodes, [vi("x", [1, 1, 4, 4])], [vi("y", None)], inits, opset=16)
+    nodes = [helper.make_node("Det", ["c"], ["g"], name="det"), helper.make_node("Add", ["x", "g"], ["y"])]
+    inits = {"c": np.tile(np.eye(2, dtype=np.float32), (16, 1, 1))}
+    model = model_of(nodes, [vi("x", [16])], [vi("y", None)], inits)
     # Known too large from shape inference: reported by the check.
-    with pytest.raises(UnsupportedModelError, match="GridSample"):
+    with pytest.raises(UnsupportedModelError, match="Det"):
         import_model(model)
     # Known too large only once evaluated: one line naming the node.
     monkeypatch.setattr(onnx_frontend, "_shape_inference", lambda m: {})
     with pytest.raises(StratiError) as info:
         import_model(model)
     assert str(info.value) == (
-        "node 'sampler' (GridSample, opset 16): its constant result has 16 elements, more than the folding budget of 10"
+        "node 'det' (Det, opset 17): its constant result has 16 elements, more than the folding budget of 10"
     )
 
 
-def test_an_evaluator_failure_is_one_line_naming_the_node():
-    inits = {"c": np.zeros((1, 1, 3, 3), np.float32), "grid": np.zeros((1, 2, 2, 5), np.float32)}
-    nodes = [helper.make_node("GridSample", ["c", "grid"], ["g"], name="bad"), helper.make_node("Add", ["x", "g"], ["y"])]
-    model = model_of(nodes, [vi("x", [1, 1, 2, 2])], [vi("y", None)], inits, opset=16)
+def test_an_evaluator_failure_is_one_line_naming_the_node(monkeypatch):
+    inits = {"c": np.zeros((2, 3), np.float32)}  # not square
+    nodes = [helper.make_node("Det", ["c"], ["g"], name="bad"), helper.make_node("Add", ["x", "g"], ["y"])]
+    model = model_of(nodes, [vi("x", [1])], [vi("y", None)], inits)
+    monkeypatch.setattr(onnx_frontend, "_shape_inference", lambda m: {})
     with pytest.raises(StratiError) as info:
         import_model(model)
     message = str(info.value)
-    assert message.startswith("node 'bad' (GridSample, opset 16): evaluating it at import failed: ")
+    assert message.startswith("node 'bad' (Det, opset 17): evaluating it at import failed: ")
     assert "\n" not in message

@@ -226,7 +226,7 @@ def unsupported_model():
     nodes = [
         helper.make_node("Relu", ["x"], ["r"]),
         helper.make_node("NonZero", ["r"], ["s"]),
-        helper.make_node("GridSample", ["r", "grid"], ["g"]),
+        helper.make_node("GridSample", ["r", "grid"], ["g"], padding_mode="mirror"),
         helper.make_node("Resize", ["g", "", "scales"], ["z"], mode="linear", antialias=1),
         helper.make_node("NonZero", ["z"], ["z2"]),
         helper.make_node("Pad", ["z", "pads"], ["p"], mode="wrap"),
@@ -244,12 +244,12 @@ def test_unsupported_model_lists_everything():
         import_model(unsupported_model())
     message = str(info.value)
     assert message == (
-        "unsupported: NonZero (opset 19); GridSample (opset 19); Resize (opset 19) antialias=1; Pad (opset 19) mode=wrap"
+        "unsupported: NonZero (opset 19); GridSample (opset 19) padding_mode=mirror; Resize (opset 19) antialias=1; Pad (opset 19) mode=wrap"
     )
     assert not info.value.out_of_scope
     # check_model gives every occurrence, node by node.
     assert [str(p) for p in check_model(unsupported_model())] == [
-        "NonZero (opset 19)", "GridSample (opset 19)", "Resize (opset 19) antialias=1", "NonZero (opset 19)",
+        "NonZero (opset 19)", "GridSample (opset 19) padding_mode=mirror", "Resize (opset 19) antialias=1", "NonZero (opset 19)",
         "Pad (opset 19) mode=wrap",
     ]
 
@@ -325,7 +325,7 @@ def test_unsupported_model_is_one_line(tmp_path):
         out = tool(name, str(path))
         assert out.returncode == 1 and out.stdout == ""
         assert out.stderr == (
-            f"{name}: error: unsupported: NonZero (opset 19); GridSample (opset 19); Resize (opset 19) antialias=1; "
+            f"{name}: error: unsupported: NonZero (opset 19); GridSample (opset 19) padding_mode=mirror; Resize (opset 19) antialias=1; "
             "Pad (opset 19) mode=wrap\n"
         )
 

@@ -131,7 +131,16 @@ SigmoidOp = _unary("sigmoid", "1 / (1 + e**-x)")
 ErfOp = _unary("erf", "the error function")
 ReluOp = _unary("relu", "max(x, 0)")
 IdentityOp = _unary("identity", "x itself")
-CastOp = _unary("cast", "x converted to the result's element type (as numpy's astype)")
+
+
+@irdl_op_definition
+class CastOp(UnaryOp):
+    """x converted to the result's element type (as numpy's astype); to a float8 type, values
+    beyond its largest finite one become that one when ``saturate`` (ONNX Cast's default), else
+    infinity or NaN."""
+
+    name = "graph.cast"
+    saturate = bool_prop(True)
 
 
 @irdl_op_definition
@@ -482,6 +491,21 @@ class ResizeOp(ShapeOp):
     scales = floats_prop(optional=True)
     coordinate_transformation_mode = str_prop("half_pixel")
     nearest_mode = str_prop("round_prefer_floor")
+
+
+@irdl_op_definition
+class GridSampleOp(GraphOp):
+    """Sample ``input`` (N, C, d1..dr) at the normalized positions of ``grid`` (N, o1..or, r), the
+    last grid component addressing the last spatial axis (ONNX GridSample): ``mode`` "linear",
+    "nearest" or "cubic", ``padding_mode`` "zeros", "border" or "reflection"."""
+
+    name = "graph.grid_sample"
+    input = operand_def(T)
+    grid = operand_def(T)
+    result = result_def(T)
+    mode = str_prop("linear")
+    padding_mode = str_prop("zeros")
+    align_corners = bool_prop(False)
 
 
 # --- fusion groups ---------------------------------------------------------------------

@@ -7,7 +7,7 @@ fusion kind) and ``flops``.
 """
 
 from strati.dialects.graph.attrs import elementwise, nn, quant, reduce, shape  # noqa: F401
-from strati.dialects.graph.attrs import elementwise_math, index  # noqa: F401,E402  (ops_math, ops_index)
+from strati.dialects.graph.attrs import elementwise_math, grid_sample, index  # noqa: F401,E402  (ops_math, ops_index)
 from strati.dialects.graph.attrs import fused  # noqa: F401,E402  (graph.fused and graph.yield)
 from strati.dialects.graph.attrs import control  # noqa: F401,E402  (graph.if and graph.loop)
 from strati.dialects.graph.attrs import canonicalize  # noqa: F401,E402  (the 'canonicalize' patterns)

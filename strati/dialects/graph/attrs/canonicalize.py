@@ -33,7 +33,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.traits import ConstantLike
 
 from strati import registry
-from strati.dense import dense_from_numpy, numpy_from_dense
+from strati.dense import call_reference, dense_from_numpy, numpy_from_dense
 from strati.dialects.graph.ops import ConstantOp
 from strati.dialects.shapes import shape_of
 from strati.limits import LIMITS
@@ -109,7 +109,7 @@ class FoldShapeOfConstant(RewritePattern):
             if reference is None:
                 return
             try:
-                array = np.asarray(reference(op, numpy_from_dense(attr)))
+                array = np.asarray(call_reference(reference, op, numpy_from_dense(attr)))
             except Exception:  # noqa: BLE001 - the reference rejected it: leave the op for the verifier
                 return
             value = dense_from_numpy(np.ascontiguousarray(array))

@@ -6,12 +6,13 @@ import math
 
 import warnings
 
+import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import TensorType, i1
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import VerifyException
 
-from strati.dense import numpy_from_dense
+from strati.dense import is_float8, is_narrow_float, numpy_from_dense
 from strati.dialects.graph.attrs.common import (
     flops_per_result_element,
     operand_element,
@@ -211,7 +212,17 @@ register_op_attr(
     "reference",
     lambda op, x: np.where(x >= 0, x, x * np.array(op.param("alpha"), x.dtype)).astype(x.dtype),
 )
-register_op_attr("graph.cast", "reference", lambda op, x: x.astype(result_dtype(op)))
+def cast(op: Operation, x: np.ndarray) -> np.ndarray:
+    """numpy's astype (ml_dtypes' for bf16 and float8: round to nearest even); to a float8 type
+    with ``saturate``, clipped to its finite range first (NaN stays NaN), as onnx's saturate_cast."""
+    to = result_dtype(op)
+    if is_float8(to) and op.param("saturate") and x.dtype != np.bool_:
+        info = ml_dtypes.finfo(to)
+        x = np.clip(x, x.dtype.type(float(info.min)), x.dtype.type(float(info.max))) if x.dtype.kind == "f" or is_narrow_float(x.dtype) else x
+    return x.astype(to)
+
+
+register_op_attr("graph.cast", "reference", cast)
 register_op_attr("graph.where", "reference", lambda op, c, x, y: np.where(c, x, y))
 register_op_attr("graph.constant", "reference", lambda op: numpy_from_dense(op.value))
 

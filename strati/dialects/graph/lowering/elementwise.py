@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import math
 
-from xdsl.dialects.builtin import Float64Type
+import ml_dtypes
+from xdsl.dialects.builtin import Float64Type, f32
 from xdsl.ir import Operation, SSAValue
 
+from strati.dense import is_float8, to_dtype
 from strati.dialects.tensor import scalar as s
 from strati.dialects.tensor.build import TensorBuilder, element_type
 from strati.registry import register_op_attr
@@ -65,6 +67,17 @@ def power(op: Operation, a: SSAValue, b: SSAValue) -> SSAValue:
     return s.cast(s.unary_math("round_even", s.powf(s.cast(a, f64), s.cast(b, f64))), a.type)
 
 
+def _cast(op: Operation, x: SSAValue) -> SSAValue:
+    """s.cast; to a float8 type with ``saturate``, clamped to its finite range first (NaN stays)."""
+    to = element_type(op.results[0])
+    dtype = to_dtype(to)
+    if is_float8(dtype) and op.param("saturate") and s.is_float(x.type):
+        wide = x if x.type.bitwidth >= 32 else s.cast(x, f32)
+        top = float(ml_dtypes.finfo(dtype).max)
+        x = s.minimum(s.maximum(wide, s.const(-top, wide.type)), s.const(top, wide.type))
+    return s.cast(x, to)
+
+
 UNARY = {
     "neg": lambda op, x: s.neg(x),
     "abs": lambda op, x: s.abs_(x),
@@ -79,7 +92,7 @@ UNARY = {
     "leaky_relu": leaky_relu,
     "gelu": gelu,
     "clip": clip,
-    "cast": lambda op, x: s.cast(x, element_type(op.results[0])),
+    "cast": lambda op, x: _cast(op, x),
 }
 BINARY = {
     "add": lambda op, a, b: s.add(a, b),
