@@ -41,7 +41,7 @@ which ops go to an accelerator target (``partition``: nothing to decide on the h
 ``--emit=graph --target NAME`` shows the placement the lowering will follow."""
 
 OPTIONAL_PASSES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("graph", ("simplify-inference", "canonicalize", "fold-constants", "fuse-ops")),
+    ("graph", ("simplify-inference", "canonicalize", "fold-constants", "alter-layout", "fuse-ops")),
     ("tensor", ("fuse-generics",)),
     ("loop", ("fuse-loops", "plan-memory", "outline-kernels")),
 )
@@ -61,11 +61,12 @@ OPT_LEVELS: dict[int, tuple[str, ...]] = {
     0: (),
     1: SIMPLIFICATION,
     2: SIMPLIFICATION + FUSION + ("outline-kernels",),
-    3: SIMPLIFICATION + FUSION + ("plan-memory", "outline-kernels"),
+    3: SIMPLIFICATION + ("alter-layout",) + FUSION + ("plan-memory", "outline-kernels"),
 }
 """The optimisation levels, each adding passes as NNVM's did: -O0 lowers only; -O1 simplifies
 the graph; -O2 also fuses operators into kernels, and compiles each distinct kernel once
-(``outline-kernels``); -O3 also plans memory into one arena.  The
+(``outline-kernels``); -O3 also plans memory into one arena, and puts convolutions in the
+blocked channel layout where the target's strategy prefers one (``alter-layout``).  The
 lowering itself (vectorisation, threads, LLVM at O3) is the same at every level."""
 
 DEFAULT_OPT_LEVEL = 3

@@ -17,6 +17,7 @@ from strati import registry
 from strati.diagnostics import StratiError
 from strati.dialects.graph.lowering import elementwise, nn, quant, reduce, shape  # noqa: F401
 from strati.dialects.graph.lowering import elementwise_math, index  # noqa: F401,E402
+from strati.dialects.graph.lowering import layout  # noqa: F401,E402
 from strati.dialects.tensor.build import TensorBuilder
 from strati.strategy import choose
 

@@ -316,10 +316,41 @@ def _inline_single(loop) -> None:
     loop.erase()
 
 
+def preferred_layout(op: Operation, target: TargetAttr) -> str | None:
+    """``NCHW{c}c`` with ``c`` the vector width, for a convolution of one group (the blocked
+    layout is the microkernel's own: ``alter-layout`` then removes the copies between
+    convolutions); grouped ones keep NCHW."""
+    return f"NCHW{target['vector_width']}c" if conv_params(op)[3] == 1 else None
+
+
+def lower_blocked_layout(op: Operation, b: TensorBuilder, target: TargetAttr) -> SSAValue:
+    """graph.conv2d_blocked (which ``alter-layout`` makes): the blocked generic alone, its
+    operands and result already in the blocked layout, with the register-tile knobs of one
+    vector of output channels per block (the layout's block is the vector width)."""
+    from strati.dialects.graph.lowering.layout import lower_conv2d_blocked
+
+    _, _, oh, ow, c = op.results[0].type.get_shape()
+    kn = conv_knobs(target, c, oh, ow)
+    return lower_conv2d_blocked(op, b, {OW_TILE: kn["ow_tile"], OH_TILE: kn["oh_tile"]})
+
+
+def blocked_layout_cost(op: Operation, target: TargetAttr) -> float:
+    return BLOCKED_COST * float(registry.lookup_or_raise(op.name, "flops")(op)) / target["vector_width"]
+
+
+register_strategy(
+    Strategy(
+        "blocked", "graph.conv2d_blocked", "cpu", lower_blocked_layout, blocked_layout_cost,
+        lambda op, target: _static(op) and isinstance(element_type(op.operands[0]), Float32Type),
+        doc="the blocked microkernel on operands and result already in the blocked layout",
+    )
+)  # fmt: skip
+
 register_strategy(
     Strategy(
         "blocked", "graph.conv2d", "cpu", lower_blocked, blocked_cost, is_blocked,
         doc="output channels in vectors, a register tile of pixels, weights re-laid-out at compile time",
+        layout=preferred_layout,
     )
 )  # fmt: skip
 
