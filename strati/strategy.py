@@ -36,7 +36,9 @@ class Strategy:
     says whether it can implement this instance, ``cost(op, description)`` estimates its
     time (any unit, the same for every strategy of the op: the cheapest wins).
     ``layout(op, description)``, when given, names the activation layout the strategy would
-    rather compute in (``NCHW16c``), or None: ``alter-layout`` asks it."""
+    rather compute in (``NCHW16c``), or None, and ``layout_cost(op, description)`` its cost
+    with the operands and result already in that layout (no copies): ``alter-layout`` asks
+    them."""
 
     name: str
     op_name: str
@@ -46,6 +48,7 @@ class Strategy:
     applies: Callable[[Operation, TargetAttr], bool] = lambda op, d: True
     doc: str = ""
     layout: Callable[[Operation, TargetAttr], str | None] | None = None
+    layout_cost: Callable[[Operation, TargetAttr], float] | None = None
 
 
 _STRATEGIES = Registry("strategy")

@@ -1,9 +1,9 @@
 """alter-layout: convolutions in the blocked channel layout their target's strategy prefers,
 the layout carried through the ops that do not mix channels, its changes cancelled between them.
 
-For each ``graph.conv2d`` whose chosen strategy (:func:`strati.strategy.choose`) names a
-``layout`` (the CPU's ``blocked`` one says ``NCHW{c}c``, ``c`` the description's
-``vector_width``), the op becomes::
+For each ``graph.conv2d`` whose cheapest strategy names a ``layout`` (the CPU's ``blocked``
+one says ``NCHW{c}c``, ``c`` the description's ``vector_width``), costed as if its operands
+were in that layout already (``layout_cost``: no copy back), the op becomes::
 
     xb = graph.layout_transform %x {src = "NCHW", dst = "NCHW16c"}
     wb = graph.layout_transform %w {src = "OIHW", dst = "OHWI16o"}     (folded: %w is a constant)
@@ -12,10 +12,11 @@ For each ``graph.conv2d`` whose chosen strategy (:func:`strati.strategy.choose`)
 
 Then, until nothing changes: an op that reads a value coming out of the blocked layout
 (``y`` above) and does not mix channels computes in the blocked layout instead, the change
-back moving after it: elementwise ops, the arithmetic binary ops (add for a residual, mul
+back moving after it: elementwise ops, max and average pooling (``graph.*_pool2d_blocked``), the arithmetic binary ops (add for a residual, mul
 and add for a folded batch norm's scale and shift; each other operand blocked too, or a
 constant per channel, re-laid-out here) and concat along the channels when every part but
-the last fills whole blocks (the last one's padding ends the result).  A change into the
+the last fills whole blocks (the last one's padding ends the result; a part that is not
+blocked yet is changed there, a copy the concat would make anyway).  A change into the
 blocked layout of a value that just came out of it (``layout_transform`` of
 ``layout_transform``, the same types at both ends) is that value: only the graph's inputs
 and outputs, and the ops that mix channels, keep a change.  The padding channels of a
@@ -43,11 +44,11 @@ from strati import registry
 from strati.dense import dense_from_numpy
 from strati.dialects.graph.attrs.layout import blocked_layout, parse_layout, to_blocked, transform_params
 from strati.dialects.graph.ops import ConstantOp
-from strati.dialects.graph.ops_layout import Conv2dBlockedOp, LayoutTransformOp
+from strati.dialects.graph.ops_layout import BLOCKED_POOLS, Conv2dBlockedOp, LayoutTransformOp
 from strati.dialects.hw.ops import TargetAttr
 from strati.dialects.hw.target import target_of
 from strati.registry import OpPattern
-from strati.strategy import choose
+from strati.strategy import choose, strategies
 
 BINARY = ("graph.add", "graph.sub", "graph.mul", "graph.div", "graph.maximum", "graph.minimum")
 """The binary ops carried in the blocked layout (channel by channel, numpy broadcasting)."""
@@ -72,8 +73,7 @@ def alter_function(fn: func.FuncOp, description: TargetAttr) -> bool:
     convs = [o for o in fn.walk() if o.name == "graph.conv2d" and _static(o)]
     changed = False
     for conv in convs:
-        choice = choose(conv, description)
-        layout = choice.strategy.layout(conv, description) if choice is not None and choice.strategy.layout else None
+        layout = preferred_layout(conv, description)
         if layout is None:
             continue
         kind, c = parse_layout(layout)
@@ -93,6 +93,24 @@ def alter_function(fn: func.FuncOp, description: TargetAttr) -> bool:
             break
     _fold_and_clean(fn)
     return True
+
+
+def preferred_layout(op: Operation, description: TargetAttr) -> str | None:
+    """The layout of the cheapest strategy that applies to ``op`` (:func:`choose`'s candidates),
+    each strategy with a layout costed as if its operands were in it already (``layout_cost``):
+    the copies it would otherwise make are what the pass removes.  None: NCHW."""
+    choice = choose(op, description)
+    if choice is None:
+        return None
+    best, best_cost = None, float("inf")
+    for strategy in strategies(op.name, description.target_name):
+        if strategy.name not in dict(choice.costs):
+            continue
+        layout = strategy.layout(op, description) if strategy.layout is not None else None
+        cost = (strategy.layout_cost or strategy.cost)(op, description) if layout is not None else dict(choice.costs)[strategy.name]
+        if cost < best_cost:
+            best, best_cost = layout, cost
+    return best
 
 
 def _static(op: Operation) -> bool:
@@ -186,14 +204,23 @@ def _carry(op: Operation) -> bool:
                 operands.append(b)
             else:
                 return False
+    elif op.name in BLOCKED_POOLS:
+        operands = [found[0][0]]
     elif op.name == "graph.concat" and op.param("axis") in (1, -3):
         parts = [v.type.get_shape()[1] for v in op.operands]
-        if None in sources or any(p % c for p in parts[:-1]):
+        if any(p % c for p in parts[:-1]):
             return False
-        operands = [s[0] for s in sources]
+        operands = []
+        for v, s in zip(op.operands, sources):
+            if s is None:  # a part computed in NCHW: changed here (its copy is the concat's)
+                t = _transform(v, "NCHW", blocked_layout("act", c))
+                Rewriter.insert_op(t, InsertPoint.before(op))
+                s = (t.results[0], c)
+            operands.append(s[0])
     if operands is None:
         return False
-    blocked = op.create(
+    cls = BLOCKED_POOLS.get(op.name, type(op))
+    blocked = cls.create(
         operands=operands, result_types=[_blocked_type(out_t, c)], properties=dict(op.properties), attributes=dict(op.attributes)
     )
     back = _transform(blocked.results[0], blocked_layout("act", c), "NCHW", out_t)

@@ -14,7 +14,8 @@ from __future__ import annotations
 from xdsl.dialects.builtin import TensorType
 from xdsl.irdl import irdl_op_definition, operand_def, opt_operand_def, result_def
 
-from strati.dialects.graph.base import GraphOp, int_prop, ints_prop, str_prop
+from strati.dialects.graph.base import GraphOp, bool_prop, int_prop, ints_prop, str_prop
+from strati.dialects.graph.ops import Pool2dOp
 
 T = TensorType
 
@@ -49,6 +50,24 @@ class Conv2dBlockedOp(GraphOp):
     groups = int_prop(1)
 
 
-LAYOUT_OPS = [LayoutTransformOp, Conv2dBlockedOp]
+@irdl_op_definition
+class MaxPool2dBlockedOp(Pool2dOp):
+    """graph.max_pool2d on an ``NCHW{c}c`` tensor (the lanes pooled alike, padding ones too)."""
 
-__all__ = ["LAYOUT_OPS", "Conv2dBlockedOp", "LayoutTransformOp"]
+    name = "graph.max_pool2d_blocked"
+
+
+@irdl_op_definition
+class AvgPool2dBlockedOp(Pool2dOp):
+    """graph.avg_pool2d on an ``NCHW{c}c`` tensor."""
+
+    name = "graph.avg_pool2d_blocked"
+    count_include_pad = bool_prop(False)
+
+
+BLOCKED_POOLS = {"graph.max_pool2d": MaxPool2dBlockedOp, "graph.avg_pool2d": AvgPool2dBlockedOp}
+"""The blocked form of each pooling op: same properties, an ``NCHW{c}c`` operand and result."""
+
+LAYOUT_OPS = [LayoutTransformOp, Conv2dBlockedOp, MaxPool2dBlockedOp, AvgPool2dBlockedOp]
+
+__all__ = ["BLOCKED_POOLS", "LAYOUT_OPS", "AvgPool2dBlockedOp", "Conv2dBlockedOp", "LayoutTransformOp", "MaxPool2dBlockedOp"]

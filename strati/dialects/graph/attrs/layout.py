@@ -159,6 +159,47 @@ def conv2d_blocked_flops(op: Operation) -> int:
     return 2 * out * i * kh * kw + (out if len(op.operands) == 3 else 0)
 
 
+def _pool_flops(op: Operation) -> int:
+    """One per tap of every window, the blocked result's elements (padding lanes included)."""
+    kernel = op.param("kernel")
+    out = 1
+    for d in result_shape(op):
+        out *= d or 0
+    return out * kernel[0] * kernel[1]
+
+
+def _pool_blocked(name: str):
+    """infer_type and reference of a blocked pooling op from the plain op's: the blocks and
+    lanes folded into the channels (``(n, cb*c, h, w)``), pooled, unfolded."""
+    from strati.dialects.graph.attrs import nn
+
+    plain = {"graph.max_pool2d_blocked": (lambda op: nn.require_numeric(op, [0]), nn.max_pool2d),
+             "graph.avg_pool2d_blocked": (lambda op: nn.require_float(op), nn.avg_pool2d)}[name]  # fmt: skip
+
+    def infer(op: Operation) -> list:
+        x = operand_shape(op, 0)
+        if len(x) != 5:
+            raise VerifyException(f"input must have rank 5 (NCHW{{c}}c), got {op.operands[0].type}")
+        n, cb, h, w, c = x
+        _, _, oh, ow = nn.pool_out_shape(op, (n, None if None in (cb, c) else cb * c, h, w))
+        element = plain[0](op)  # the plain op's element rules
+        return [make_tensor((n, cb, oh, ow, c), element)]
+
+    def reference(op: Operation, x: np.ndarray) -> np.ndarray:
+        n, cb, h, w, c = x.shape
+        y = plain[1](op, np.ascontiguousarray(x.transpose(0, 1, 4, 2, 3)).reshape(n, cb * c, h, w))
+        return finish(op, y.reshape(n, cb, c, *y.shape[2:]).transpose(0, 1, 3, 4, 2))
+
+    return infer, reference
+
+
+for _name in ("graph.max_pool2d_blocked", "graph.avg_pool2d_blocked"):
+    _infer, _reference = _pool_blocked(_name)
+    register_op_attr(_name, "infer_type", _infer)
+    register_op_attr(_name, "reference", _reference)
+    register_op_attr(_name, "pattern", OpPattern.OUT_ELEMWISE_FUSABLE)
+    register_op_attr(_name, "flops", _pool_flops)
+
 register_op_attr("graph.layout_transform", "infer_type", infer_layout_transform)
 register_op_attr("graph.layout_transform", "reference", layout_transform)
 register_op_attr("graph.layout_transform", "pattern", OpPattern.INJECTIVE)

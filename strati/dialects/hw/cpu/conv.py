@@ -202,6 +202,18 @@ def lower_blocked(op: Operation, b: TensorBuilder, target: TargetAttr) -> SSAVal
     return out
 
 
+def blocked_layout_conv_cost(op: Operation, target: TargetAttr) -> float:
+    """:func:`blocked_cost` in the blocked layout: blocks of one vector, no copy back (the
+    weights' re-layout still counts when they are not constants)."""
+    w = op.operands[1]
+    o, cg, kh, kw = shape(w)
+    lanes = target["vector_width"]
+    fill = -(-o // lanes) * lanes / o
+    flops = float(registry.lookup_or_raise(op.name, "flops")(op))
+    copies = 0 if _constant(w) is not None else o * cg * kh * kw
+    return BLOCKED_COST * flops * fill / lanes + COPY_COST * copies
+
+
 def blocked_cost(op: Operation, target: TargetAttr) -> float:
     """In the units of the other strategies (a direct vector step per ``lanes`` flops): the
     flops at the fill of the channel blocks (a block past the channels computes zeros), at
@@ -350,7 +362,7 @@ register_strategy(
     Strategy(
         "blocked", "graph.conv2d", "cpu", lower_blocked, blocked_cost, is_blocked,
         doc="output channels in vectors, a register tile of pixels, weights re-laid-out at compile time",
-        layout=preferred_layout,
+        layout=preferred_layout, layout_cost=blocked_layout_conv_cost,
     )
 )  # fmt: skip
 
