@@ -61,9 +61,11 @@ def lower_layout_transform(op: Operation, b: TensorBuilder) -> SSAValue:
 
 
 def lower_conv2d_blocked(op: Operation, b: TensorBuilder, knobs: dict[str, int] | None = None) -> SSAValue:
-    """One generic over ``(n, ob, oh, ow, kh, kw, ic, c)`` accumulating, from the bias (or 0),
-    into the blocked result: ``y[n, ob, oh, ow, c] += x[n, ic // C, ih, iw, ic % C] *
-    w[ob, kh, kw, ic, c]``; ``knobs`` become its ``schedule.*`` attributes."""
+    """One generic over ``(n, ob, oh, ow, kh, kw, icb, ici, c)`` accumulating, from the bias (or
+    0), into the blocked result: ``y[n, ob, oh, ow, c] += x[n, icb, ih, iw, ici] *
+    w[ob, kh, kw, icb*C + ici, c]``; when the input channels do not fill whole blocks (or fill
+    one), ``ic`` is one loop and the input is read at ``x[n, ic // C, ih, iw, ic % C]``.
+    ``knobs`` become its ``schedule.*`` attributes."""
     from xdsl.dialects.builtin import IntegerAttr, i64
 
     from strati.dialects.graph.lowering.nn import high_pad, scaled
@@ -90,16 +92,23 @@ def lower_conv2d_blocked(op: Operation, b: TensorBuilder, knobs: dict[str, int] 
             [bias2], [b.empty(y_t)], [AffineMap(5, 0, (d5[1], d5[4])), AffineMap.identity(5)], [PARALLEL] * 5,
             lambda v, _: v,
         )  # fmt: skip
-    d = dims(8)  # (n, ob, oh, ow, kh, kw, ic, c)
-    ih, iw = scaled(d[2], sh) + scaled(d[4], dh), scaled(d[3], sw) + scaled(d[5], dw)
-    x_map = AffineMap(8, 0, (d[0], d[6] // c, ih, iw, d[6] % c))
-    (y,) = b.generic(
-        [x, w],
-        [init],
-        [x_map, AffineMap(8, 0, (d[1], d[4], d[5], d[6], d[7])), AffineMap(8, 0, (d[0], d[1], d[2], d[3], d[7]))],
-        [PARALLEL] * 4 + [REDUCTION] * 3 + [PARALLEL],
-        lambda xv, wv, a: s.add(a, s.mul(xv, wv)),
-    )
+    _, icb, _, _, _ = shape(x)
+    _, _, _, i, _ = shape(w)
+    if icb == 1 or i != icb * c:  # one input block, or a partial last one: ic in one loop
+        d = dims(8)  # (n, ob, oh, ow, kh, kw, ic, c)
+        ih, iw = scaled(d[2], sh) + scaled(d[4], dh), scaled(d[3], sw) + scaled(d[5], dw)
+        x_map = AffineMap(8, 0, (d[0], d[6] // c, ih, iw, d[6] % c))
+        w_map = AffineMap(8, 0, (d[1], d[4], d[5], d[6], d[7]))
+        y_map = AffineMap(8, 0, (d[0], d[1], d[2], d[3], d[7]))
+        kinds = [PARALLEL] * 4 + [REDUCTION] * 3 + [PARALLEL]
+    else:  # whole input blocks: ic as (icb, ici), no division in the input's index
+        d = dims(9)  # (n, ob, oh, ow, kh, kw, icb, ici, c)
+        ih, iw = scaled(d[2], sh) + scaled(d[4], dh), scaled(d[3], sw) + scaled(d[5], dw)
+        x_map = AffineMap(9, 0, (d[0], d[6], ih, iw, d[7]))
+        w_map = AffineMap(9, 0, (d[1], d[4], d[5], d[6] * c + d[7], d[8]))
+        y_map = AffineMap(9, 0, (d[0], d[1], d[2], d[3], d[8]))
+        kinds = [PARALLEL] * 4 + [REDUCTION] * 4 + [PARALLEL]
+    (y,) = b.generic([x, w], [init], [x_map, w_map, y_map], kinds, lambda xv, wv, a: s.add(a, s.mul(xv, wv)))
     for name, value in (knobs or {}).items():
         y.owner.attributes[name] = IntegerAttr(value, i64)
     return y

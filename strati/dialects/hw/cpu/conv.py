@@ -276,12 +276,16 @@ def schedule(n_loop, tile: int, rows: int, target: TargetAttr, consts) -> bool:
     from strati.transforms.vectorize import try_vectorize
 
     chain = [n_loop]
-    while len(chain) < 8:
+    while len(chain) < 9:
         inner = [o for o in chain[-1].body.block.ops if isinstance(o, ForOp)]
+        if not inner and len(chain) == 8:
+            break
         if len(inner) != 1:
             return False
         chain.append(inner[0])
-    n, ob, oh, ow, kh, kw, ic, c = chain
+    # (n, ob, oh, ow, kh, kw, ic, c), or (..., icb, ici, c) in the blocked layout (conv2d_blocked)
+    n, ob, oh, ow, c = chain[0], chain[1], chain[2], chain[3], chain[-1]
+    split_ic = len(chain) == 9
     if any(isinstance(o, ForOp) for o in c.body.walk()):
         return False
     if not try_vectorize(c, target, consts):
@@ -309,6 +313,8 @@ def schedule(n_loop, tile: int, rows: int, target: TargetAttr, consts) -> bool:
         else:
             _inline_single(inner[0])
         scalar_replace(ic_loop, consts)
+        if split_ic and isinstance(outer := ic_loop.parent_op(), ForOp):
+            scalar_replace(outer, consts)  # the accumulators across the input blocks too
     cse(n_loop)
     return True
 
