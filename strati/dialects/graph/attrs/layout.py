@@ -202,7 +202,7 @@ for _name in ("graph.max_pool2d_blocked", "graph.avg_pool2d_blocked"):
 
 register_op_attr("graph.layout_transform", "infer_type", infer_layout_transform)
 register_op_attr("graph.layout_transform", "reference", layout_transform)
-register_op_attr("graph.layout_transform", "pattern", OpPattern.INJECTIVE)
+register_op_attr("graph.layout_transform", "pattern", OpPattern.OPAQUE)  # a copy of its own: fused into the conv that reads it, it would undo the layout
 register_op_attr("graph.layout_transform", "flops", lambda op: 0)
 register_op_attr("graph.conv2d_blocked", "infer_type", infer_conv2d_blocked)
 register_op_attr("graph.conv2d_blocked", "reference", conv2d_blocked)
