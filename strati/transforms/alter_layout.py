@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -220,9 +220,10 @@ def _carry(op: Operation) -> bool:
     if operands is None:
         return False
     cls = BLOCKED_POOLS.get(op.name, type(op))
-    blocked = cls.create(
-        operands=operands, result_types=[_blocked_type(out_t, c)], properties=dict(op.properties), attributes=dict(op.attributes)
-    )
+    props = dict(op.properties)
+    if op.name == "graph.concat":
+        props["axis"] = IntegerAttr(1, i64)  # the blocks (an axis of -3 would now be H)
+    blocked = cls.create(operands=operands, result_types=[_blocked_type(out_t, c)], properties=props, attributes=dict(op.attributes))
     back = _transform(blocked.results[0], blocked_layout("act", c), "NCHW", out_t)
     Rewriter.insert_op([blocked, back], InsertPoint.before(op))
     op.results[0].replace_all_uses_with(back.results[0])

@@ -97,7 +97,7 @@ def network(c_in, o1, hw, stride, concat: bool):
     if concat:
         lines += [
             f"  %q = graph.conv2d %m, %w3 : ({tt(pm)}, {tt(w3.shape)}) -> {tt((1, 7, hp, hp))}",
-            f"  %k = graph.concat %m, %q {{axis = 1 : i64}} : ({tt(pm)}, {tt((1, 7, hp, hp))}) -> {tt((1, oc, hp, hp))}",
+            f"  %k = graph.concat %m, %q {{axis = {-3 if stride == 2 else 1} : i64}} : ({tt(pm)}, {tt((1, 7, hp, hp))}) -> {tt((1, oc, hp, hp))}",
         ]
         last, shape = "%k", (1, oc, hp, hp)
     lines += [
