@@ -45,7 +45,7 @@ functions of very many loop nests split into parts of bounded size (``split-func
 loop passes are worse than linear in a function's loops)."""
 
 OPTIONAL_PASSES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("graph", ("simplify-inference", "canonicalize", "fold-constants", "fuse-ops")),
+    ("graph", ("simplify-inference", "canonicalize", "fold-constants", "alter-layout", "fuse-ops")),
     ("tensor", ("fuse-generics",)),
     ("loop", ("fuse-loops", "plan-memory", "outline-kernels")),
 )
@@ -69,7 +69,9 @@ OPT_LEVELS: dict[int, tuple[str, ...]] = {
 }
 """The optimisation levels, each adding passes as NNVM's did: -O0 lowers only; -O1 simplifies
 the graph; -O2 also fuses operators into kernels, and compiles each distinct kernel once
-(``outline-kernels``); -O3 also plans memory into one arena.  The
+(``outline-kernels``); -O3 also plans memory into one arena.  ``alter-layout`` (convolutions
+in the blocked channel layout the target's strategy prefers) is enabled by name only: it
+does not pay yet (docs/optimization.md).  The
 lowering itself (vectorisation, threads, LLVM at O3) is the same at every level."""
 
 DEFAULT_OPT_LEVEL = 3

@@ -34,7 +34,11 @@ class Strategy:
     ``lower(op, builder, description)`` builds it (as a ``lower`` attribute does, with a
     :class:`~strati.dialects.tensor.build.TensorBuilder`); ``applies(op, description)``
     says whether it can implement this instance, ``cost(op, description)`` estimates its
-    time (any unit, the same for every strategy of the op: the cheapest wins)."""
+    time (any unit, the same for every strategy of the op: the cheapest wins).
+    ``layout(op, description)``, when given, names the activation layout the strategy would
+    rather compute in (``NCHW16c``), or None, and ``layout_cost(op, description)`` its cost
+    with the operands and result already in that layout (no copies): ``alter-layout`` asks
+    them."""
 
     name: str
     op_name: str
@@ -43,6 +47,8 @@ class Strategy:
     cost: Callable[[Operation, TargetAttr], float]
     applies: Callable[[Operation, TargetAttr], bool] = lambda op, d: True
     doc: str = ""
+    layout: Callable[[Operation, TargetAttr], str | None] | None = None
+    layout_cost: Callable[[Operation, TargetAttr], float] | None = None
 
 
 _STRATEGIES = Registry("strategy")

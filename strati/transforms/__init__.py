@@ -48,6 +48,7 @@ def _lazy(module: str, cls: str) -> PassFactory:
 
 
 for _name, _module, _cls in (
+    ("alter-layout", "alter_layout", "AlterLayoutPass"),
     ("apply-rules", "apply_rules", "ApplyRulesPass"),
     ("canonicalize", "canonicalize", "CanonicalizePass"),
     ("convert-graph-to-tensor", "convert_graph_to_tensor", "ConvertGraphToTensorPass"),

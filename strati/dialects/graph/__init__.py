@@ -6,6 +6,7 @@ from xdsl.ir import Attribute, Dialect, Operation
 
 from strati.dialects.graph import ops
 from strati.dialects.graph.ops import ALL_OPS, STRUCTURAL_OPS, ConstantOp
+from strati.dialects.graph.ops_layout import LAYOUT_OPS
 from strati.dialects.graph.quant import QUANT_OPS
 
 
@@ -18,7 +19,7 @@ class GraphConstantMaterialization(ConstantMaterializationInterface):
         return None
 
 
-Graph = Dialect("graph", [*ALL_OPS, *QUANT_OPS, *STRUCTURAL_OPS], [], [GraphConstantMaterialization()])
+Graph = Dialect("graph", [*ALL_OPS, *QUANT_OPS, *LAYOUT_OPS, *STRUCTURAL_OPS], [], [GraphConstantMaterialization()])
 
 # The default attributes of every graph op (infer_type, reference, pattern, flops).
 from strati.dialects.graph import attrs  # noqa: E402,F401

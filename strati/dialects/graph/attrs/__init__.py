@@ -11,4 +11,5 @@ from strati.dialects.graph.attrs import elementwise_math, grid_sample, index  # 
 from strati.dialects.graph.attrs import fused  # noqa: F401,E402  (graph.fused and graph.yield)
 from strati.dialects.graph.attrs import control  # noqa: F401,E402  (graph.if and graph.loop)
 from strati.dialects.graph.attrs import canonicalize  # noqa: F401,E402  (the 'canonicalize' patterns)
+from strati.dialects.graph.attrs import layout  # noqa: F401,E402  (layout_transform, conv2d_blocked)
 from strati.dialects.graph import lowering  # noqa: F401,E402

@@ -16,7 +16,7 @@ from xdsl.ir import Operation, SSAValue
 from strati import registry
 from strati.diagnostics import StratiError
 from strati.dialects.graph.lowering import elementwise, nn, quant, reduce, shape  # noqa: F401
-from strati.dialects.graph.lowering import elementwise_math, grid_sample, index  # noqa: F401,E402
+from strati.dialects.graph.lowering import elementwise_math, grid_sample, index, layout  # noqa: F401,E402
 from strati.dialects.tensor.build import TensorBuilder
 from strati.strategy import choose
 

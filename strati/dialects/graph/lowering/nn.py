@@ -250,20 +250,24 @@ def _pool_window(op: Operation, b: TensorBuilder, fill: float | int, body, init:
     the window loops their extents."""
     x = op.operands[0]
     kernel, (sh, sw), pads, (dh, dw), _ = pool_params(op)
-    _, _, h, w = shape(x)
-    _, _, oh, ow = op.results[0].type.get_shape()
+    h, w = shape(x)[2:4]
+    oh, ow = op.results[0].type.get_shape()[2:4]
+    blocked = len(shape(x)) == 5  # NCHW{c}c (graph.*_pool2d_blocked): the lanes last, a loop of their own
+    tail = (0,) if blocked else ()
     low = (pads[0], pads[1])
     high = (high_pad(h, pads[0], oh, sh, kernel[0], dh), high_pad(w, pads[1], ow, sw, kernel[1], dw))
     if any(low) or any(high):
-        x = b.pad(x, (0, 0, *low), (0, 0, *high), fill)
+        x = b.pad(x, (0, 0, *low, *tail), (0, 0, *high, *tail), fill)
     window = b.empty(_tensor(element_type(x), kernel))
-    d = dims(6)
-    x_map = _map(6, (d[0], d[1], scaled(d[2], sh) + scaled(d[4], dh), scaled(d[3], sw) + scaled(d[5], dw)))
+    rank = 7 if blocked else 6
+    d = dims(rank)
+    lanes = (d[6],) if blocked else ()
+    x_map = _map(rank, (d[0], d[1], scaled(d[2], sh) + scaled(d[4], dh), scaled(d[3], sw) + scaled(d[5], dw), *lanes))
     (y,) = b.generic(
         [x, window],
         [init],
-        [x_map, _map(6, (d[4], d[5])), _map(6, d[:4])],
-        [PARALLEL] * 4 + [REDUCTION] * 2,
+        [x_map, _map(rank, (d[4], d[5])), _map(rank, (*d[:4], *lanes))],
+        [PARALLEL] * 4 + [REDUCTION] * 2 + [PARALLEL] * len(lanes),
         lambda v, _, a: body(a, v),
     )
     return y
@@ -285,7 +289,7 @@ def lower_avg_pool2d(op: Operation, b: TensorBuilder) -> SSAValue:
     out_shape = tuple(result_type.get_shape())
     sums = _pool_window(op, b, 0, lambda a, v: s.add(a, up(v)), b.filled(0, _tensor(acc, out_shape)))
     kernel, strides, pads, dilations, _ = pool_params(op)
-    _, _, h, w = shape(x)
+    h, w = shape(x)[2:4]
     include = bool(op.param("count_include_pad"))
     ch = _window_counts(out_shape[2], h, kernel[0], strides[0], (pads[0], pads[2]), dilations[0], include)
     cw = _window_counts(out_shape[3], w, kernel[1], strides[1], (pads[1], pads[3]), dilations[1], include)
@@ -293,6 +297,8 @@ def lower_avg_pool2d(op: Operation, b: TensorBuilder) -> SSAValue:
     if counts.size and (counts == counts.flat[0]).all():
         divisor = float(counts.flat[0])
         return b.elementwise([sums], result_type, lambda v: s.cast(s.div(v, s.const(divisor, acc)), elem))
+    if len(out_shape) == 5:  # blocked: (oh, ow, 1) broadcast over (n, cb) and the lanes
+        counts = counts[:, :, None]
     table = b.dense(dense_from_numpy(np.ascontiguousarray(counts)))  # (oh, ow), broadcast over (n, c)
     return b.elementwise([sums, table], result_type, lambda v, c: s.cast(s.div(v, c), elem))
 
@@ -458,6 +464,8 @@ _LOWER = {
     "graph.conv2d": lower_conv2d,
     "graph.max_pool2d": lower_max_pool2d,
     "graph.avg_pool2d": lower_avg_pool2d,
+    "graph.max_pool2d_blocked": lower_max_pool2d,
+    "graph.avg_pool2d_blocked": lower_avg_pool2d,
     "graph.global_avg_pool2d": lower_global_avg_pool2d,
     "graph.batch_norm": lower_batch_norm,
     "graph.layer_norm": lower_layer_norm,

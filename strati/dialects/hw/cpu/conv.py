@@ -211,6 +211,18 @@ def unblock(y: SSAValue, b: TensorBuilder, result_type: TensorType, block: int) 
     return out
 
 
+def blocked_layout_conv_cost(op: Operation, target: TargetAttr) -> float:
+    """:func:`blocked_cost` in the blocked layout: blocks of one vector, no copy back (the
+    weights' re-layout still counts when they are not constants)."""
+    w = op.operands[1]
+    o, cg, kh, kw = shape(w)
+    lanes = target["vector_width"]
+    fill = -(-o // lanes) * lanes / o
+    flops = float(registry.lookup_or_raise(op.name, "flops")(op))
+    copies = 0 if _constant(w) is not None else o * cg * kh * kw
+    return BLOCKED_COST * flops * fill / lanes + COPY_COST * copies
+
+
 def blocked_cost(op: Operation, target: TargetAttr) -> float:
     """In the units of the other strategies (a direct vector step per ``lanes`` flops): the
     flops at the fill of the channel blocks (a block past the channels computes zeros), at
@@ -278,15 +290,15 @@ def schedule(n_loop, tile: int, rows: int, target: TargetAttr, consts) -> bool:
         inner = [o for o in chain[-1].body.block.ops if isinstance(o, ForOp)]
         if not inner:
             break
-        if len(inner) != 1 or len(chain) == 8:
+        if len(inner) != 1 or len(chain) == 9:
             return False
         chain.append(inner[0])
-    if len(chain) == 8:  # the blocked convolution's n, ob, oh, ow, kh, kw, ic, c
-        n, ob, oh, ow, c = chain[0], chain[1], chain[2], chain[3], chain[7]
-    elif len(chain) == 6:  # the depthwise one's n, ob, oh, ow, t, c (the taps in place of kh, kw, ic)
-        n, ob, oh, ow, c = chain[0], chain[1], chain[2], chain[3], chain[5]
-    else:
+    # (n, ob, oh, ow, kh, kw, ic, c); (..., icb, ici, c) in the blocked layout (conv2d_blocked);
+    # the depthwise form's (n, ob, oh, ow, t, c), the taps in place of kh, kw, ic.
+    if len(chain) not in (6, 8, 9):
         return False
+    n, ob, oh, ow, c = chain[0], chain[1], chain[2], chain[3], chain[-1]
+    split_ic = len(chain) == 9
     if any(isinstance(o, ForOp) for o in c.body.walk()):
         return False
     if not try_vectorize(c, target, consts):
@@ -315,6 +327,8 @@ def schedule(n_loop, tile: int, rows: int, target: TargetAttr, consts) -> bool:
         else:
             _inline_single(inner[0])
         scalar_replace(ic_loop, consts)
+        if split_ic and isinstance(outer := ic_loop.parent_op(), ForOp):
+            scalar_replace(outer, consts)  # the accumulators across the input blocks too
     cse(n_loop)
     return True
 
@@ -334,10 +348,41 @@ def _inline_single(loop) -> None:
     loop.erase()
 
 
+def preferred_layout(op: Operation, target: TargetAttr) -> str | None:
+    """``NCHW{c}c`` with ``c`` the vector width, for a convolution of one group (the blocked
+    layout is the microkernel's own: ``alter-layout`` then removes the copies between
+    convolutions); grouped ones keep NCHW."""
+    return f"NCHW{target['vector_width']}c" if conv_params(op)[3] == 1 else None
+
+
+def lower_blocked_layout(op: Operation, b: TensorBuilder, target: TargetAttr) -> SSAValue:
+    """graph.conv2d_blocked (which ``alter-layout`` makes): the blocked generic alone, its
+    operands and result already in the blocked layout, with the register-tile knobs of one
+    vector of output channels per block (the layout's block is the vector width)."""
+    from strati.dialects.graph.lowering.layout import lower_conv2d_blocked
+
+    _, _, oh, ow, c = op.results[0].type.get_shape()
+    kn = conv_knobs(target, c, oh, ow)
+    return lower_conv2d_blocked(op, b, {OW_TILE: kn["ow_tile"], OH_TILE: kn["oh_tile"]})
+
+
+def blocked_layout_cost(op: Operation, target: TargetAttr) -> float:
+    return BLOCKED_COST * float(registry.lookup_or_raise(op.name, "flops")(op)) / target["vector_width"]
+
+
+register_strategy(
+    Strategy(
+        "blocked", "graph.conv2d_blocked", "cpu", lower_blocked_layout, blocked_layout_cost,
+        lambda op, target: _static(op) and isinstance(element_type(op.operands[0]), Float32Type),
+        doc="the blocked microkernel on operands and result already in the blocked layout",
+    )
+)  # fmt: skip
+
 register_strategy(
     Strategy(
         "blocked", "graph.conv2d", "cpu", lower_blocked, blocked_cost, is_blocked,
         doc="output channels in vectors, a register tile of pixels, weights re-laid-out at compile time",
+        layout=preferred_layout, layout_cost=blocked_layout_conv_cost,
     )
 )  # fmt: skip
 

@@ -1,0 +1,267 @@
+"""alter-layout: convolutions in the blocked channel layout their target's strategy prefers,
+the layout carried through the ops that do not mix channels, its changes cancelled between them.
+
+For each ``graph.conv2d`` whose cheapest strategy names a ``layout`` (the CPU's ``blocked``
+one says ``NCHW{c}c``, ``c`` the description's ``vector_width``), costed as if its operands
+were in that layout already (``layout_cost``: no copy back), the op becomes::
+
+    xb = graph.layout_transform %x {src = "NCHW", dst = "NCHW16c"}
+    wb = graph.layout_transform %w {src = "OIHW", dst = "OHWI16o"}     (folded: %w is a constant)
+    yb = graph.conv2d_blocked xb, wb, %bias
+    y  = graph.layout_transform yb {src = "NCHW16c", dst = "NCHW"}
+
+Then, until nothing changes: an op that reads a value coming out of the blocked layout
+(``y`` above) and does not mix channels computes in the blocked layout instead, the change
+back moving after it: elementwise ops, max and average pooling (``graph.*_pool2d_blocked``), the arithmetic binary ops (add for a residual, mul
+and add for a folded batch norm's scale and shift; each other operand blocked too, or a
+constant per channel, re-laid-out here) and concat along the channels when every part but
+the last fills whole blocks (the last one's padding ends the result; a part that is not
+blocked yet is changed there, a copy the concat would make anyway).  A change into the
+blocked layout of a value that just came out of it (``layout_transform`` of
+``layout_transform``, the same types at both ends) is that value: only the graph's inputs
+and outputs, and the ops that mix channels, keep a change.  The padding channels of a
+blocked value hold whatever the ops compute from the zeros (relu(0), sigmoid(0)): nothing
+reads them (the convolutions read the real input channels, the change back drops them).
+The changes of constants (the weights, the per-channel scales) are folded here, whatever
+their size: the re-laid-out constant replaces the original.
+
+Options: ``target`` (default: the module's description, else the default target).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType, i64
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from strati import registry
+from strati.dense import dense_from_numpy
+from strati.dialects.graph.attrs.layout import blocked_layout, parse_layout, to_blocked, transform_params
+from strati.dialects.graph.ops import ConstantOp
+from strati.dialects.graph.ops_layout import BLOCKED_POOLS, Conv2dBlockedOp, LayoutTransformOp
+from strati.dialects.hw.ops import TargetAttr
+from strati.dialects.hw.target import target_of
+from strati.registry import OpPattern
+from strati.strategy import choose, strategies
+
+BINARY = ("graph.add", "graph.sub", "graph.mul", "graph.div", "graph.maximum", "graph.minimum")
+"""The binary ops carried in the blocked layout (channel by channel, numpy broadcasting)."""
+
+
+@dataclass(frozen=True)
+class AlterLayoutPass(ModulePass):
+    """Blocked layouts for the convolutions whose strategy prefers one, carried between them."""
+
+    name = "alter-layout"
+
+    target: str | None = None
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        _, description = target_of(op, self.target)
+        for fn in [f for f in op.walk() if isinstance(f, func.FuncOp) and f.body.blocks]:
+            alter_function(fn, description)
+
+
+def alter_function(fn: func.FuncOp, description: TargetAttr) -> bool:
+    """The rewrites of the module's docstring on one function; whether any conv changed layout."""
+    convs = [o for o in fn.walk() if o.name == "graph.conv2d" and _static(o)]
+    changed = False
+    for conv in convs:
+        layout = preferred_layout(conv, description)
+        if layout is None:
+            continue
+        kind, c = parse_layout(layout)
+        if kind != "act" or c is None:
+            continue
+        _block_conv(conv, c)
+        changed = True
+    if not changed:
+        return False
+    while True:
+        progress = False
+        for o in list(fn.walk()):
+            if o.parent is None:
+                continue
+            progress |= _carry(o) or _cancel(o)
+        if not progress:
+            break
+    _fold_and_clean(fn)
+    return True
+
+
+def preferred_layout(op: Operation, description: TargetAttr) -> str | None:
+    """The layout of the cheapest strategy that applies to ``op`` (:func:`choose`'s candidates),
+    each strategy with a layout costed as if its operands were in it already (``layout_cost``):
+    the copies it would otherwise make are what the pass removes.  None: NCHW."""
+    choice = choose(op, description)
+    if choice is None:
+        return None
+    best, best_cost = None, float("inf")
+    for strategy in strategies(op.name, description.target_name):
+        if strategy.name not in dict(choice.costs):
+            continue
+        layout = strategy.layout(op, description) if strategy.layout is not None else None
+        cost = (strategy.layout_cost or strategy.cost)(op, description) if layout is not None else dict(choice.costs)[strategy.name]
+        if cost < best_cost:
+            best, best_cost = layout, cost
+    return best
+
+
+def _static(op: Operation) -> bool:
+    from strati.dialects.shapes import shape_of
+
+    return all(isinstance(v.type, TensorType) and None not in shape_of(v.type) for v in (*op.operands, *op.results))
+
+
+def _transform(value: SSAValue, src: str, dst: str, result_type: TensorType | None = None) -> LayoutTransformOp:
+    """A graph.layout_transform of ``value`` (its result type inferred unless given)."""
+    props = {"src": StringAttr(src), "dst": StringAttr(dst)}
+    if result_type is None:
+        probe = LayoutTransformOp.create(operands=[value], result_types=[value.type], properties=props)
+        result_type = registry.lookup_or_raise("graph.layout_transform", "infer_type")(probe)[0]
+        probe.erase(safe_erase=False)
+    return LayoutTransformOp.create(operands=[value], result_types=[result_type], properties=props)
+
+
+def _block_conv(conv: Operation, c: int) -> None:
+    act, weight = blocked_layout("act", c), blocked_layout("weight", c)
+    x, w = conv.operands[0], conv.operands[1]
+    xb, wb = _transform(x, "NCHW", act), _transform(w, "OIHW", weight)
+    n, _, oh, ow = conv.results[0].type.get_shape()
+    ob = wb.results[0].type.get_shape()[0]
+    result_type = TensorType(conv.results[0].type.get_element_type(), [n, ob, oh, ow, c])
+    props = {k: v for k, v in conv.properties.items()}
+    blocked = Conv2dBlockedOp.create(
+        operands=[xb.results[0], wb.results[0], *conv.operands[2:]], result_types=[result_type], properties=props,
+        attributes=dict(conv.attributes),
+    )  # fmt: skip
+    back = _transform(blocked.results[0], act, "NCHW", conv.results[0].type)
+    Rewriter.insert_op([xb, wb, blocked, back], InsertPoint.before(conv))
+    conv.results[0].replace_all_uses_with(back.results[0])
+    Rewriter.erase_op(conv)
+
+
+def _unblocked(value: SSAValue) -> tuple[SSAValue, int] | None:
+    """``(blocked, c)`` when ``value`` is an activation just changed out of a blocked layout."""
+    t = value.owner
+    if not isinstance(t, LayoutTransformOp):
+        return None
+    kind, c, blocking = transform_params(t)
+    return (t.operands[0], c) if kind == "act" and not blocking else None
+
+
+def _blocked_type(t: TensorType, c: int) -> TensorType:
+    n, ch, h, w = t.get_shape()
+    return TensorType(t.get_element_type(), [n, -(-ch // c), h, w, c])
+
+
+def _per_channel(value: SSAValue, shape4: tuple[int, ...], c: int) -> SSAValue | None:
+    """A constant that broadcasts along everything but the channels of an NCHW ``shape4``,
+    as the same constant in the blocked layout (a new graph.constant)."""
+    from strati.transforms.fold_constants import constant_value
+
+    v = constant_value(value)
+    if v is None or v.ndim > 4:
+        return None
+    v4 = v.reshape((1,) * (4 - v.ndim) + v.shape)
+    if v4.shape[0] != 1 or v4.shape[2:] != (1, 1) or v4.shape[1] not in (1, shape4[1]):
+        return None
+    if v4.shape[1] == 1:
+        return value  # a scalar broadcasts in any layout
+    const = ConstantOp(dense_from_numpy(to_blocked(np.broadcast_to(v4, (1, shape4[1], 1, 1)), "act", c)))
+    Rewriter.insert_op(const, InsertPoint.before(value.owner))
+    return const.results[0]
+
+
+def _carry(op: Operation) -> bool:
+    """``op`` computed in the blocked layout when it reads a value changed out of it and does
+    not mix channels (the module's docstring); whether it was."""
+    if len(op.results) != 1 or not isinstance(op.results[0].type, TensorType) or op.regions:
+        return False
+    out_t = op.results[0].type
+    if len(out_t.get_shape()) != 4 or not _static(op):
+        return False
+    sources = [_unblocked(v) for v in op.operands]
+    found = [s for s in sources if s is not None]
+    if not found or len({c for _, c in found}) != 1:
+        return False
+    c = found[0][1]
+    operands: list[SSAValue] | None = None
+    if registry.get_op_attr(op.name, "pattern") == OpPattern.ELEMWISE and len(op.operands) == 1:
+        operands = [found[0][0]]
+    elif op.name in BINARY and len(op.operands) == 2:
+        operands = []
+        for v, s in zip(op.operands, sources):
+            if s is not None and v.type == out_t:
+                operands.append(s[0])
+            elif s is None and (b := _per_channel(v, tuple(out_t.get_shape()), c)) is not None:
+                operands.append(b)
+            else:
+                return False
+    elif op.name in BLOCKED_POOLS:
+        operands = [found[0][0]]
+    elif op.name == "graph.concat" and op.param("axis") in (1, -3):
+        parts = [v.type.get_shape()[1] for v in op.operands]
+        if any(p % c for p in parts[:-1]):
+            return False
+        operands = []
+        for v, s in zip(op.operands, sources):
+            if s is None:  # a part computed in NCHW: changed here (its copy is the concat's)
+                t = _transform(v, "NCHW", blocked_layout("act", c))
+                Rewriter.insert_op(t, InsertPoint.before(op))
+                s = (t.results[0], c)
+            operands.append(s[0])
+    if operands is None:
+        return False
+    cls = BLOCKED_POOLS.get(op.name, type(op))
+    props = dict(op.properties)
+    if op.name == "graph.concat":
+        props["axis"] = IntegerAttr(1, i64)  # the blocks (an axis of -3 would now be H)
+    blocked = cls.create(operands=operands, result_types=[_blocked_type(out_t, c)], properties=props, attributes=dict(op.attributes))
+    back = _transform(blocked.results[0], blocked_layout("act", c), "NCHW", out_t)
+    Rewriter.insert_op([blocked, back], InsertPoint.before(op))
+    op.results[0].replace_all_uses_with(back.results[0])
+    Rewriter.erase_op(op)
+    return True
+
+
+def _cancel(op: Operation) -> bool:
+    """A layout change of a value that just came out of the reverse change: that value."""
+    if not isinstance(op, LayoutTransformOp):
+        return False
+    inner = op.operands[0].owner
+    if not isinstance(inner, LayoutTransformOp) or inner.operands[0].type != op.results[0].type:
+        return False
+    if inner.param("src") != op.param("dst") or inner.param("dst") != op.param("src"):
+        return False
+    op.results[0].replace_all_uses_with(inner.operands[0])
+    Rewriter.erase_op(op)
+    if not inner.results[0].uses:
+        Rewriter.erase_op(inner)
+    return True
+
+
+def _fold_and_clean(fn: func.FuncOp) -> None:
+    """Fold the layout changes of constants; erase the changes and constants left unused."""
+    from strati.transforms.fold_constants import constant_value
+
+    for t in [o for o in fn.walk() if isinstance(o, LayoutTransformOp)]:
+        value = constant_value(t.operands[0])
+        if value is None:
+            continue
+        const = ConstantOp(dense_from_numpy(np.asarray(registry.lookup_or_raise(t.name, "reference")(t, value))))
+        Rewriter.insert_op(const, InsertPoint.before(t))
+        t.results[0].replace_all_uses_with(const.results[0])
+        Rewriter.erase_op(t)
+    for o in reversed(list(fn.walk())):
+        if isinstance(o, (LayoutTransformOp, ConstantOp)) and all(not r.uses for r in o.results):
+            Rewriter.erase_op(o)
+
+
+__all__ = ["AlterLayoutPass", "alter_function"]
