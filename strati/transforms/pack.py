@@ -155,12 +155,14 @@ def pack(loop: ForOp, buffer: SSAValue, consts: IndexConstants) -> memref.AllocO
     block.insert_op_before(alloc, loop)
     block.insert_op_after(memref.DeallocOp.get(alloc.memref), loop)
     packed = alloc.memref
-    # The copy, at the start of each iteration of the loop (after its index ops).
+    # The copy, at the start of each iteration of the loop (after its index ops), in the order of
+    # the buffer's dimensions: it reads the buffer's rows along (a transposed operand is written
+    # across the small packed tile, not read across the big buffer).
     body = loop.body.block
     first = next(o for o in body.ops if not is_header_op(o))
     target_block, before = body, first
     ivs: dict[int, SSAValue] = {}
-    for d, _, (lb, ub, _) in dims:
+    for d, _, (lb, ub, _) in sorted(dims, key=lambda e: e[0]):
         copy_loop = ForOp(lb, ub, consts.get(1))
         copy_loop.induction_var.name_hint = "p"
         target_block.insert_op_before(copy_loop, before)
