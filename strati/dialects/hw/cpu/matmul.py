@@ -185,7 +185,10 @@ def take_knobs(loop: ForOp) -> dict[str, int]:
     for name in KNOBS:
         value = loop.attributes.pop(f"schedule.{name}", None)
         if value is not None:
-            if not isinstance(value, IntegerAttr) or value.value.data < 1:
+            if name == "small_m":
+                if not isinstance(value, IntegerAttr) or value.value.data < 0:
+                    raise VerifyException(f"schedule.small_m must be 0 (the large-M schedule) or the rows, not {value}")
+            elif not isinstance(value, IntegerAttr) or value.value.data < 1:
                 raise VerifyException(f"schedule.{name} must be a positive integer, not {value}")
             given[name] = value.value.data
     return given
