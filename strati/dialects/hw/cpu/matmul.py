@@ -23,6 +23,13 @@ the cores (equal shares), each at most a quarter of L2 of packed A.  They are pr
 (``schedule.mc``, ``schedule.kc``, ``schedule.nc``, ``schedule.nr``, ``schedule.mr``) and
 read back from the nest's outermost loop when a tuner (or a test) set them there.
 
+A constant operand (weights: a constant global, or a kernel argument every call passes one) is
+packed at compile time (:func:`strati.transforms.pack.pack_constant`): no copy runs.  With fewer
+rows than ``MR`` (GEMV: a fully connected layer of batch 1) the rows have nothing to share, and
+:func:`schedule_small_m` instead streams B once through its ``kc x nr`` panels, every row in one
+register tile, the cores splitting the columns (``schedule.small_m`` on the column block loop;
+``schedule.small_m = 0`` given on the nest keeps the large-M schedule).
+
 Every step keeps each sum in its order (the k blocks ascend, and only loops over distinct
 outputs are interchanged or jammed), so the results are bit-identical to the unscheduled
 nest's.  Nests smaller than ``min-work`` multiply-adds are left to the generic passes.
