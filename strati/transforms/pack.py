@@ -218,10 +218,20 @@ def constant_global(value: SSAValue) -> memref.GlobalOp | None:
     return g
 
 
-def constant_sources(value: SSAValue) -> list[tuple[func.CallOp | None, memref.GlobalOp]] | None:
+def call_sites(module: Operation) -> dict[str, list[func.CallOp]]:
+    """The calls of each function of ``module``, by name."""
+    calls: dict[str, list[func.CallOp]] = {}
+    for op in module.walk():
+        if isinstance(op, func.CallOp):
+            calls.setdefault(op.callee.root_reference.data, []).append(op)
+    return calls
+
+
+def constant_sources(value: SSAValue, calls: dict[str, list[func.CallOp]] | None = None) -> list[tuple[func.CallOp | None, memref.GlobalOp]] | None:
     """Where the constant values of ``value`` come from: ``[(None, global)]`` for a
     ``get_global`` of a constant global; ``[(call, global), ...]`` for an argument of a
-    function (an outlined kernel) that every call passes a constant global; else None."""
+    function (an outlined kernel) that every call passes a constant global; else None.
+    ``calls``: the module's :func:`call_sites`, when the caller has them (a pass over many nests)."""
     g = constant_global(value)
     if g is not None:
         return [(None, g)]
@@ -234,12 +244,11 @@ def constant_sources(value: SSAValue) -> list[tuple[func.CallOp | None, memref.G
     index = list(owner.args).index(value)
     name = fn.sym_name.data
     sources: list[tuple[func.CallOp | None, memref.GlobalOp]] = []
-    for op in module.walk():
-        if isinstance(op, func.CallOp) and op.callee.root_reference.data == name:
-            g = constant_global(op.arguments[index])
-            if g is None:
-                return None
-            sources.append((op, g))
+    for op in (call_sites(module) if calls is None else calls).get(name, []):
+        g = constant_global(op.arguments[index])
+        if g is None:
+            return None
+        sources.append((op, g))
     return sources or None
 
 
@@ -360,15 +369,16 @@ def packed_global(g: memref.GlobalOp, layout: ConstantLayout) -> memref.GlobalOp
     return new
 
 
-def pack_constant(loop: ForOp, buffer: SSAValue, consts: IndexConstants) -> list[tuple[memref.GlobalOp, memref.GlobalOp]] | None:
+def pack_constant(loop: ForOp, buffer: SSAValue, consts: IndexConstants,
+                  calls: dict[str, list[func.CallOp]] | None = None) -> list[tuple[memref.GlobalOp, memref.GlobalOp]] | None:
     """Pack the constant ``buffer`` read in ``loop`` at compile time: every tile the loops around
     ``loop`` would copy, side by side in a new constant global (numpy makes it), and the loads
     read that global at their tile's block.  No copy is left in the loops.  ``buffer`` is a
     ``get_global`` of a constant global, or an argument of a private function (a kernel) that
     every call passes one (then each call passes the packed global of its own constant, as a new
     argument).  Returns the (constant, packed global) pairs (None when ``buffer`` is not such a constant or its
-    tiles do not follow loops of constant steps)."""
-    sources = constant_sources(buffer)
+    tiles do not follow loops of constant steps).  ``calls``: as for :func:`constant_sources`."""
+    sources = constant_sources(buffer, calls)
     if sources is None:
         return None
     found = constant_layout(loop, buffer)
@@ -437,10 +447,7 @@ def drop_unused_constants(module: ModuleOp, names: set[str]) -> None:
     """After :func:`pack_constant`: the kernel arguments that nothing reads any more and that
     every call passes a ``get_global`` go (from the kernel and its calls), then the
     ``get_global`` ops left without uses, then the globals of ``names`` nothing refers to."""
-    calls: dict[str, list[func.CallOp]] = {}
-    for op in module.walk():
-        if isinstance(op, func.CallOp):
-            calls.setdefault(op.callee.root_reference.data, []).append(op)
+    calls = call_sites(module)
     for fn in [f for f in module.body.block.ops if isinstance(f, func.FuncOp) and f.body.blocks]:
         if fn.sym_visibility is None or fn.sym_visibility.data != "private" or fn.sym_name.data not in calls:
             continue
@@ -484,6 +491,7 @@ class PackPass(ModulePass):
     name = "pack"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        calls = call_sites(op)
         for fn in functions(op):
             consts = IndexConstants(fn)
             names: dict[str, SSAValue] = {}
@@ -502,7 +510,7 @@ class PackPass(ModulePass):
                 for x in request.data:
                     if x.data not in names:
                         raise VerifyException(f"{PACK}: no buffer named %{x.data}")
-                    done = pack_constant(loop, names[x.data], consts)
+                    done = pack_constant(loop, names[x.data], consts, calls)
                     if done is not None:
                         packed.update(g.sym_name.data for g, _ in done)
                     elif pack(loop, names[x.data], consts) is None:
@@ -514,4 +522,4 @@ class PackPass(ModulePass):
                 drop_unused_constants(op, packed)
 
 
-__all__ = ["PAD", "ConstantLayout", "PackPass", "constant_layout", "constant_sources", "drop_unused_constants", "footprint", "pack", "pack_constant"]
+__all__ = ["PAD", "ConstantLayout", "PackPass", "call_sites", "constant_layout", "constant_sources", "drop_unused_constants", "footprint", "pack", "pack_constant"]

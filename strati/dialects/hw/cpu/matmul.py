@@ -49,11 +49,11 @@ from xdsl.transforms.common_subexpression_elimination import cse
 
 from strati.dialects.hw.ops import TargetAttr
 from strati.dialects.hw.target import target_of
-from strati.dialects.loop.analysis import IndexConstants, constant_index, functions, innermost_loops, inside, trip_count
+from strati.dialects.loop.analysis import IndexConstants, ancestors, constant_index, functions, innermost_loops, inside, trip_count
 from strati.dialects.loop.ops import ForOp, buffer_root, element_bytes
 from strati.dialects.loop.ops import YieldOp as LoopYieldOp
 from strati.transforms.interchange import hoist_loop
-from strati.transforms.pack import constant_sources, drop_unused_constants, pack, pack_constant
+from strati.transforms.pack import call_sites, constant_sources, drop_unused_constants, pack, pack_constant
 from strati.transforms.scalar_replace import scalar_replace
 from strati.transforms.tile import knob, separate_full_tiles, tile_loop
 from strati.transforms.unroll_and_jam import iterations_disjoint, unroll_and_jam
@@ -232,27 +232,38 @@ def _loop_after(i: ForOp, ops: list[Operation]) -> ForOp:
     return new_i
 
 
-def pack_operand(loop: ForOp, buffer, consts: IndexConstants, packed: set[str]) -> None:
+@dataclass
+class Packing:
+    """What the pass's schedules share: the module's call sites (found once) and the names of
+    the constants packed at compile time (whose originals may go at the end)."""
+
+    calls: dict
+    packed: set[str]
+
+
+def pack_operand(loop: ForOp, buffer, consts: IndexConstants, packing: Packing) -> None:
     """Pack ``buffer``'s tile in ``loop``: at compile time when it is a constant (weights), else
-    by a copy at run time.  The names of the constants packed go into ``packed``."""
-    done = pack_constant(loop, buffer, consts)
+    by a copy at run time."""
+    done = pack_constant(loop, buffer, consts, packing.calls)
     if done is not None:
-        packed.update(g.sym_name.data for g, _ in done)
+        packing.packed.update(g.sym_name.data for g, _ in done)
     else:
         pack(loop, buffer, consts)
 
 
-def schedule(nest: Nest, target: TargetAttr, consts: IndexConstants, packed: set[str] | None = None) -> None:
+def schedule(nest: Nest, target: TargetAttr, consts: IndexConstants, packing: Packing | None = None) -> None:
     """Block, pack, vectorise and register-tile one matmul nest (see the module's docstring):
     the small-M schedule when the rows are fewer than a register tile's, else GotoBLAS's."""
-    packed = set() if packed is None else packed
+    if packing is None:
+        module = next(iter(reversed(list(ancestors(nest.i)))))
+        packing = Packing(call_sites(module), set())
     i, j, k = nest.i, nest.j, nest.k
     m, n, kk = trip_count(i), trip_count(j), trip_count(k)
     elem = element_bytes(nest.a.type.get_element_type()) or 4
     given = dict(nest.given or {})
     small = given.pop("small_m", None)
     if small if small is not None else m < full_mr(target, n, elem):
-        schedule_small_m(nest, target, consts, packed, given)
+        schedule_small_m(nest, target, consts, packing, given)
         return
     kn = knobs(target, m, n, kk, elem, given)
     # Cache blocking: ic { kc { jc { jr { i { k { j } } } } } }.  hoist_loop returns the outer
@@ -264,13 +275,13 @@ def schedule(nest: Nest, target: TargetAttr, consts: IndexConstants, packed: set
     jr = hoist_loop(tile_loop(first_loop(first_loop(jc)), kn["nr"], consts, "nr"))  # past i
     hoist_loop(first_loop(first_loop(first_loop(jr))))  # k past j: i { k { j } }
     # Packing: A's block once per (ic, kc), B's panel once per (ic, kc, jc).
-    pack_operand(kc, nest.a, consts, packed)
-    pack_operand(jc, nest.b, consts, packed)
+    pack_operand(kc, nest.a, consts, packing)
+    pack_operand(jc, nest.b, consts, packing)
     register_tiles(jr, kn, target, consts)
     cse(ic)  # the copies of the index arithmetic that unroll-and-jam made
 
 
-def schedule_small_m(nest: Nest, target: TargetAttr, consts: IndexConstants, packed: set[str], given: dict[str, int]) -> None:
+def schedule_small_m(nest: Nest, target: TargetAttr, consts: IndexConstants, packing: Packing, given: dict[str, int]) -> None:
     """The small-M (GEMV) schedule: A is not packed (its few rows are read as broadcasts), the
     cores split the columns, and B goes through the register tile once, ``nr`` columns at a time::
 
@@ -285,14 +296,14 @@ def schedule_small_m(nest: Nest, target: TargetAttr, consts: IndexConstants, pac
     i, j, k = nest.i, nest.j, nest.k
     m, n, kk = trip_count(i), trip_count(j), trip_count(k)
     elem = element_bytes(nest.a.type.get_element_type()) or 4
-    constant_b = constant_sources(nest.b) is not None
+    constant_b = constant_sources(nest.b, packing.calls) is not None
     kn = small_m_knobs(target, m, n, kk, elem, constant_b, given)
     jc = hoist_loop(tile_loop(j, kn["nc"], consts, "nc"))  # past i: jc { i { j { k } } }
     knob(jc, "small_m", m)
     kc = hoist_loop(hoist_loop(tile_loop(k, kn["kc"], consts, "kc")))  # past j, past i: jc { kc { i { j { k } } } }
     jr = hoist_loop(tile_loop(first_loop(first_loop(kc)), kn["nr"], consts, "nr"))  # past i
     hoist_loop(first_loop(first_loop(first_loop(jr))))  # k past j: i { k { j } }
-    pack_operand(jr, nest.b, consts, packed)
+    pack_operand(jr, nest.b, consts, packing)
     register_tiles(jr, kn, target, consts)
     cse(jc)
 
@@ -331,7 +342,7 @@ class CpuScheduleMatmulPass(ModulePass):
         _, target = target_of(op)
         if target.get("vector_width") is None:
             return
-        packed: set[str] = set()
+        packing = Packing(call_sites(op), set())
         for fn in functions(op):
             consts = IndexConstants(fn)
             for k in innermost_loops(fn):
@@ -342,9 +353,9 @@ class CpuScheduleMatmulPass(ModulePass):
                     continue
                 nest.given = take_knobs(nest.i)
                 split_off(nest)
-                schedule(nest, target, consts, packed)
-        if packed:
-            drop_unused_constants(op, packed)
+                schedule(nest, target, consts, packing)
+        if packing.packed:
+            drop_unused_constants(op, packing.packed)
 
 
 __all__ = ["CpuScheduleMatmulPass", "full_mr", "knobs", "match", "schedule", "small_m_knobs"]
