@@ -52,7 +52,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from strati.dense import dense_from_numpy, numpy_from_dense
 from strati.dialects.loop.analysis import IndexConstants, constant_index, functions, inside, max_trip_count
-from strati.dialects.loop.ops import ForOp, buffer_root, element_bytes
+from strati.dialects.loop.ops import ForOp, ViewOp, buffer_root, element_bytes
 from strati.transforms.interchange import is_header_op
 from strati.transforms.tile import tile_of
 from strati.transforms.unroll_and_jam import ACCESSES, access_parts
@@ -202,9 +202,22 @@ def pack(loop: ForOp, buffer: SSAValue, consts: IndexConstants) -> memref.AllocO
 # --- packing a constant at compile time ------------------------------------------------------
 
 
-def constant_global(value: SSAValue) -> memref.GlobalOp | None:
-    """The constant global (with a dense initial value) that ``value`` is a ``memref.get_global`` of."""
+def _global_chain(value: SSAValue) -> list[Operation]:
+    """The ops that make ``value`` from a global: ``loop.view`` reshapes (outermost first), then the
+    ``memref.get_global``; empty when it is not one."""
+    chain: list[Operation] = []
     owner = value.owner
+    while isinstance(owner, ViewOp):
+        chain.append(owner)
+        owner = owner.source.owner
+    return [*chain, owner] if isinstance(owner, memref.GetGlobalOp) else []
+
+
+def constant_global(value: SSAValue) -> memref.GlobalOp | None:
+    """The constant global (with a dense initial value) that ``value`` is a ``memref.get_global``
+    of, or a reshape (``loop.view``) of one: a 1x1 convolution's weights as a matrix."""
+    chain = _global_chain(value)
+    owner = chain[-1] if chain else None
     if not isinstance(owner, memref.GetGlobalOp):
         return None
     module = _module_of(owner)
@@ -352,17 +365,18 @@ def constant_layout(loop: ForOp, buffer: SSAValue) -> tuple[ConstantLayout, list
     return ConstantLayout(tuple(blocks), tuple(tile), tuple(fixed), pad), loads, dims
 
 
-def packed_global(g: memref.GlobalOp, layout: ConstantLayout) -> memref.GlobalOp:
-    """The global holding ``g``'s values in ``layout``: one per (constant, layout) in the module."""
+def packed_global(g: memref.GlobalOp, layout: ConstantLayout, shape: tuple[int, ...]) -> memref.GlobalOp:
+    """The global holding ``g``'s values, read in ``shape``, in ``layout``: one per (constant,
+    layout) in the module."""
     module = _module_of(g)
     assert module is not None
-    digest = hashlib.sha1(repr(layout.key()).encode()).hexdigest()[:8]
+    digest = hashlib.sha1(repr((tuple(shape), layout.key())).encode()).hexdigest()[:8]
     name = f"{g.sym_name.data}_packed_{digest}"
     existing = SymbolTable.lookup_symbol(module, name)
     if isinstance(existing, memref.GlobalOp):
         return existing
     values = numpy_from_dense(g.initial_value)
-    packed = layout.apply(np.asarray(values).reshape(g.type.get_shape()))
+    packed = layout.apply(np.asarray(values).reshape(shape))
     t = MemRefType(g.type.get_element_type(), layout.shape)
     new = memref.GlobalOp.get(StringAttr(name), t, dense_from_numpy(packed), StringAttr("private"), UnitAttr(), 64)
     module.body.block.insert_op_after(new, g)
@@ -385,7 +399,7 @@ def pack_constant(loop: ForOp, buffer: SSAValue, consts: IndexConstants,
     if found is None:
         return None
     layout, loads, dims = found
-    globals_ = [packed_global(g, layout) for _, g in sources]
+    globals_ = [packed_global(g, layout, tuple(buffer.type.get_shape())) for _, g in sources]
     t = globals_[0].type
     if sources[0][0] is None:
         get = memref.GetGlobalOp(globals_[0].sym_name.data, t)
@@ -445,7 +459,7 @@ def pack_constant(loop: ForOp, buffer: SSAValue, consts: IndexConstants,
 
 def drop_unused_constants(module: ModuleOp, names: set[str]) -> None:
     """After :func:`pack_constant`: the kernel arguments that nothing reads any more and that
-    every call passes a ``get_global`` go (from the kernel and its calls), then the
+    every call passes a ``get_global`` of one of ``names`` go (from the kernel and its calls), then the
     ``get_global`` ops left without uses, then the globals of ``names`` nothing refers to."""
     calls = call_sites(module)
     for fn in [f for f in module.body.block.ops if isinstance(f, func.FuncOp) and f.body.blocks]:
@@ -455,7 +469,8 @@ def drop_unused_constants(module: ModuleOp, names: set[str]) -> None:
         sites = calls[fn.sym_name.data]
         for index in reversed(range(len(block.args))):
             arg = block.args[index]
-            if arg.uses or not all(isinstance(c.arguments[index].owner, memref.GetGlobalOp) for c in sites):
+            chains = [_global_chain(c.arguments[index]) for c in sites]
+            if arg.uses or not all(ch and ch[-1].name_.root_reference.data in names for ch in chains):
                 continue
             block.erase_arg(arg)
             fn.function_type = FunctionType.from_lists([a.type for a in block.args], list(fn.function_type.outputs.data))
@@ -464,6 +479,13 @@ def drop_unused_constants(module: ModuleOp, names: set[str]) -> None:
             for c in sites:
                 c.operands = [v for i, v in enumerate(c.operands) if i != index]
     referenced = set()
+    for op in list(module.walk()):
+        if isinstance(op, ViewOp) and not op.result.uses and (chain := _global_chain(op.result)):
+            if chain[-1].name_.root_reference.data in names:
+                for o in chain[:-1]:  # the views left without uses, outermost first
+                    if not o.results[0].uses:
+                        o.detach()
+                        o.erase()
     for op in list(module.walk()):
         if isinstance(op, memref.GetGlobalOp):
             if not op.memref.uses and op.name_.root_reference.data in names:

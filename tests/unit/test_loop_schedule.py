@@ -357,3 +357,35 @@ def test_shared_kernel_gets_each_callers_packed_weights():
     assert not [o for o in hw.walk() if o.name == "memref.global" and o.type.get_shape() == (520, 520)], "the originals went"
     want = (x.astype(np.float64) @ w1.T.astype(np.float64)) @ w2.T.astype(np.float64)
     np.testing.assert_allclose(strati.compile(module(), opt_level=3)(x), want, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("stride, kernel", [(1, 1), pytest.param(2, 3, marks=pytest.mark.slow)])
+def test_convolutions_constant_weights_packed_at_compile_time(stride, kernel):
+    """A convolution in matmul form with constant weights (A, read through a reshape of the
+    weights' global for 1x1): packed at compile time, the original weights gone, numerics kept."""
+    import strati
+    from strati.strategy import forced
+
+    x = RNG.standard_normal((1, 24, 11, 11)).astype(np.float32)
+    w = RNG.standard_normal((40, 24, kernel, kernel)).astype(np.float32)
+    pad = kernel // 2
+    side = (11 + 2 * pad - kernel) // stride + 1
+    text = (
+        f"func.func @conv(%x: tensor<1x24x11x11xf32>, %w: tensor<40x24x{kernel}x{kernel}xf32>) -> tensor<1x40x{side}x{side}xf32> {{\n"
+        f"  %y = graph.conv2d %x, %w {{strides = array<i64: {stride}, {stride}>, pads = array<i64: {pad}, {pad}, {pad}, {pad}>}}"
+        f" : (tensor<1x24x11x11xf32>, tensor<40x24x{kernel}x{kernel}xf32>) -> tensor<1x40x{side}x{side}xf32>\n"
+        f"  func.return %y : tensor<1x40x{side}x{side}xf32>\n}}"
+    )
+    padded = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    windows = np.lib.stride_tricks.sliding_window_view(padded, (kernel, kernel), axis=(2, 3))[:, :, ::stride, ::stride]
+    want = np.tensordot(windows, w.astype(np.float64), axes=([1, 4, 5], [1, 2, 3])).transpose(0, 3, 1, 2)  # numpy's im2col
+    with forced("graph.conv2d", "cpu", "1x1_as_matmul" if (stride, kernel) == (1, 1) else "im2col"):
+        module = lower_to(with_constant_b(text, w), "loop")
+        module.attributes[TARGET_ATTR] = AVX2
+        CpuScheduleMatmulPass(min_work=1).apply(make_context(), module)
+        module.verify()
+        assert len(packed_globals(module)) == 1
+        assert not [o for o in module.walk() if o.name == "memref.global" and "_packed_" not in o.sym_name.data]
+        np.testing.assert_allclose(compiled(module)(x), want, rtol=1e-4, atol=1e-4)
+        exe = strati.compile(with_constant_b(text, w), opt_level=3)
+        np.testing.assert_allclose(exe(x), want, rtol=1e-4, atol=1e-4)
