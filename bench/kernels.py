@@ -6,6 +6,8 @@ computation in numpy:
 
 * ``matmul N`` (256, 512, 1024, 2048): ``graph.matmul`` of two N x N float32 matrices;
   numpy ``a @ b`` (BLAS);
+* ``gemv 1x4096x9216``: AlexNet's first fully connected layer, ``graph.gemm`` with ``trans_b``
+  (M = 1: the small-M schedule); numpy ``x @ w.T``;
 * ``conv``: ``graph.conv2d`` in ResNet-50's shapes: 3x3 on 64ch 56x56, 256ch 14x14 and
   512ch 7x7; 3x3 stride 2 (64 -> 128ch, 56x56); the 7x7 stride-2 stem (224x224); 1x1
   (1024 -> 256ch, 14x14); MobileNet-v2's 3x3 depthwise (144ch 56x56, strides 1 and 2) and
@@ -29,7 +31,7 @@ one warm-up call: at least ``--repeat`` calls, more while the kernel's time budg
 
     .venv/bin/python bench/kernels.py [--quick] [--repeat N] [--budget SECONDS] [--only TEXT] [--constant-weights]
 
-``--constant-weights`` makes the convolutions' weights constants of the model on both
+``--constant-weights`` makes the convolutions' and the gemv's weights constants of the model on both
 sides (onnxruntime initializers, ``graph.constant`` in strati), as they are in a network:
 each side may then re-lay them out once, at compile time.
 """
@@ -136,6 +138,26 @@ def matmul(n: int) -> Kernel:
         return ort_session([helper.make_node("MatMul", ["a", "b"], ["y"])], {"a": a, "b": b}, "y")
 
     return Kernel(f"matmul {n}", text, [a, b], lambda: a @ b, onnx, flops=2.0 * n**3)
+
+
+def gemv(m: int = 1, n: int = 4096, k: int = 9216) -> Kernel:
+    """A fully connected layer as in AlexNet's classifier: ``graph.gemm`` of an ``m x k`` input and
+    ``n x k`` weights (``trans_b``, ONNX's Gemm of a Linear layer); numpy ``x @ w.T``."""
+    x = RNG.standard_normal((m, k), np.float32)
+    w = (RNG.standard_normal((n, k)) / np.sqrt(k)).astype(np.float32)
+    text = (
+        f"func.func @gemv(%x: {tt(x.shape)}, %w: {tt(w.shape)}) -> {tt((m, n))} {{\n"
+        f"  %y = graph.gemm %x, %w {{trans_b = true}} : ({tt(x.shape)}, {tt(w.shape)}) -> {tt((m, n))}\n"
+        f"  func.return %y : {tt((m, n))}\n}}\n"
+    )
+
+    def onnx(constant: bool = False):
+        from onnx import helper
+
+        node = helper.make_node("Gemm", ["x", "w"], ["y"], transB=1)
+        return ort_session([node], {"x": x, "w": w}, "y", frozenset({"w"}) if constant else frozenset())
+
+    return Kernel(f"gemv {m}x{n}x{k}", text, [x, w], lambda: x @ w.T, onnx, flops=2.0 * m * n * k, weights=1)
 
 
 def conv(channels: int, size: int, kernel: int = 3, stride: int = 1, out_channels: int | None = None, groups: int = 1) -> Kernel:
@@ -307,14 +329,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--budget", type=float, default=1.0, help="seconds per measurement before stopping above --repeat")
     parser.add_argument("--only", metavar="TEXT", help="only the kernels whose name contains TEXT (e.g. 'matmul')")
     parser.add_argument("--constant-weights", action="store_true",
-                        help="convolution weights are constants of the model (both sides), as in a real network")  # fmt: skip
+                        help="convolution and gemv weights are constants of the model (both sides), as in a real network")  # fmt: skip
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
     if args.quick:
         kernels = [matmul(128), matmul(256), conv(16, 28), conv(48, 28, groups=48), chain(256 * 1024)]
     else:
-        kernels = [matmul(256), matmul(512), matmul(1024), matmul(2048), conv(64, 56), conv(256, 14), conv(512, 7)]
+        kernels = [matmul(256), matmul(512), matmul(1024), matmul(2048), gemv(), conv(64, 56), conv(256, 14), conv(512, 7)]
         kernels += [conv(64, 56, stride=2, out_channels=128), conv(3, 224, kernel=7, stride=2, out_channels=64)]
         kernels += [conv(1024, 14, kernel=1, out_channels=256), chain(4 * 1024 * 1024)]
         # MobileNet-v2's 3x3 depthwise (144 channels, 56x56, strides 1 and 2) and ShuffleNet's grouped 1x1 (4 groups)

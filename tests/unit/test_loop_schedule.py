@@ -215,3 +215,178 @@ def test_convolutions_in_matmul_form_are_scheduled(stride, kernel):
         np.testing.assert_allclose(compiled(module)(x, w), want, rtol=1e-4, atol=1e-4)
         # And through strati.compile for the host (the default threshold: the nest is big enough).
         np.testing.assert_allclose(strati.compile(parse_module(make_context(), text))(x, w), want, rtol=1e-4, atol=1e-4)
+
+
+# --- constant weights packed at compile time, and the small-M (GEMV) schedule ---------------------
+
+
+def with_constant_b(text: str, b: np.ndarray):
+    """The graph-level module of ``text`` with its argument ``%b`` replaced by a constant of ``b``."""
+    from xdsl.dialects.builtin import FunctionType
+
+    from strati.dense import dense_from_numpy
+    from strati.dialects.graph.ops import ConstantOp
+    from strati.runtime.interpreter import find_function
+
+    module = parse_module(make_context(), text)
+    fn = find_function(module)
+    block = fn.body.block
+    arg = block.args[1]
+    c = ConstantOp(dense_from_numpy(b))
+    block.insert_op_before(c, block.first_op)
+    arg.replace_all_uses_with(c.result)
+    block.erase_arg(arg)
+    fn.function_type = FunctionType.from_lists([fn.function_type.inputs.data[0]], list(fn.function_type.outputs.data))
+    return module
+
+
+def packed_globals(module) -> list:
+    return [o for o in module.walk() if o.name == "memref.global" and "_packed_" in o.sym_name.data]
+
+
+@pytest.mark.parametrize("m, k, n", [(1, 13, 11), (3, 17, 7), (5, 8, 29)])
+@pytest.mark.parametrize("trans_b", [False, True], ids=["b", "b_t"])
+def test_pack_constant_bit_for_bit(m, k, n, trans_b):
+    """A constant B packed at compile time, in tiles of 4 columns (the last partial): no copy in
+    the loops, the original global gone, and the nest's results bit for bit."""
+    a = RNG.standard_normal((m, k)).astype(np.float32)
+    b = RNG.standard_normal((n, k) if trans_b else (k, n)).astype(np.float32)
+    want = run(lower_to(with_constant_b(matmul_text(m, k, n, trans_b), b), "loop"), a)
+    module = lower_to(with_constant_b(matmul_text(m, k, n, trans_b), b), "loop")
+    _, j, _ = nest_loops(module)
+    j.attributes["schedule.tile"] = ArrayAttr([IntegerAttr(4, i64)])
+    TilePass().apply(make_context(), module)
+    tile = next(o for o in module.walk() if isinstance(o, ForOp) and "schedule.tile_size" in o.attributes)
+    name = next(o for o in module.walk() if o.name == "memref.get_global").memref.name_hint
+    tile.attributes["schedule.pack"] = ArrayAttr([StringAttr(name)])
+    PackPass().apply(make_context(), module)
+    module.verify()
+    assert not [o for o in module.walk() if o.name == "memref.alloc"], "no copy at run time"
+    (g,) = [o for o in module.walk() if o.name == "memref.global"]
+    assert "_packed_" in g.sym_name.data and g.type.get_shape() == ((n + 3) // 4, 4, k)  # blocks, then j, k as the loops
+    np.testing.assert_array_equal(run(module, a), want)
+
+
+GEMV_SIZES = [(1, 97, 131), (3, 53, 71), (2, 257, 67), (1, 7, 5), (6, 31, 100)]
+
+
+@pytest.mark.parametrize("target", [AVX512, AVX2], ids=["avx512", "avx2"])
+@pytest.mark.parametrize("m, k, n", GEMV_SIZES)
+@pytest.mark.parametrize("constant", [False, True], ids=["b_arg", "b_const"])
+def test_small_m_schedule_compiled(target, m, k, n, constant):
+    """M below the register tile's rows takes the small-M schedule (B transposed, as a Linear
+    layer's weights); with constant weights B is packed at compile time and nothing copies it."""
+    a = RNG.standard_normal((m, k)).astype(np.float32)
+    b = RNG.standard_normal((n, k)).astype(np.float32)
+    text = matmul_text(m, k, n, trans_b=True)
+    module = lower_to(with_constant_b(text, b), "loop") if constant else loop_module(text)
+    module.attributes[TARGET_ATTR] = target
+    CpuScheduleMatmulPass(min_work=1).apply(make_context(), module)
+    module.verify()
+    from strati.dialects.hw.cpu.matmul import full_mr
+
+    small = m < full_mr(target, n)  # 7 rows on AVX-512, 3 on AVX2: else the large-M schedule
+    assert any(o.attributes.get("schedule.small_m") == IntegerAttr(m, i64) for o in module.walk()) == small
+    allocs = [o for o in module.walk() if o.name == "memref.alloc"]
+    if constant:  # nothing reads the original weights (so no copy of them runs): the packed global only
+        assert len(packed_globals(module)) == 1
+        assert not [o for o in module.walk() if o.name == "memref.global" and "_packed_" not in o.sym_name.data]
+        assert len(allocs) == (0 if small else 1), "A is packed by the large-M schedule only"
+    else:
+        assert not packed_globals(module) and len(allocs) == (1 if small else 2)
+    got = compiled(module)(a) if constant else compiled(module)(a, b)
+    np.testing.assert_allclose(got, a.astype(np.float64) @ b.T.astype(np.float64), rtol=1e-4, atol=1e-5 * math.sqrt(k))
+
+
+def test_small_m_knobs_from_the_target():
+    """One row on AVX-512: 4 vectors of 16 columns (64); AVX2: 4 of 8; the cores split N; the
+    large-M register tile's rows (7 on AVX-512, 3 on AVX2) are where the small-M schedule stops."""
+    from strati.dialects.hw.cpu.matmul import full_mr, small_m_knobs
+
+    k512 = small_m_knobs(AVX512, 1, 4096, 9216, constant_b=True)
+    k2 = small_m_knobs(AVX2, 1, 4096, 9216, constant_b=True)
+    assert (k512["mr"], k512["nr"], k2["nr"]) == (1, 64, 32)
+    for kn in (k512, k2):
+        assert kn["nc"] * AVX512["cores"] >= 4096 and kn["nc"] % kn["nr"] == 0
+        assert kn["kc"] * 4 <= AVX512["l2"] // 2  # A's rows of a panel stay in half of L2
+    assert small_m_knobs(AVX2, 1, 4096, 9216)["kc"] * 32 * 4 <= AVX2["l1"] // 2  # a panel copied at run time: half of L1
+    # Accumulators, B vectors and two broadcasts in 16 registers: 2 rows x 4 vectors + 4 + 2; 3 x 3 + 3 + 2 (3 x 4 + 4 + 2 = 18).
+    assert (small_m_knobs(AVX2, 2, 4096, 64)["nr"], small_m_knobs(AVX2, 3, 4096, 64)["nr"]) == (32, 24)
+    assert (full_mr(AVX512, 4096), full_mr(AVX2, 4096)) == (7, 3)
+
+
+def test_shared_kernel_gets_each_callers_packed_weights():
+    """Two fully connected layers of the same shape share one outlined kernel at -O3: each call
+    passes the packed global of its own weights, and the results are both layers'."""
+    import strati
+    from strati.compiler import OPT_LEVELS
+
+    x = RNG.standard_normal((1, 520)).astype(np.float32)
+    w1, w2 = (RNG.standard_normal((520, 520)).astype(np.float32) / 8 for _ in range(2))
+    t = "tensor<1x520xf32>"
+    text = (
+        f"func.func @mlp(%x: {t}, %w1: tensor<520x520xf32>, %w2: tensor<520x520xf32>) -> {t} {{\n"
+        f"  %h = graph.gemm %x, %w1 {{trans_b = true}} : ({t}, tensor<520x520xf32>) -> {t}\n"
+        f"  %y = graph.gemm %h, %w2 {{trans_b = true}} : ({t}, tensor<520x520xf32>) -> {t}\n"
+        f"  func.return %y : {t}\n}}"
+    )
+
+    from xdsl.dialects.builtin import FunctionType
+
+    from strati.dense import dense_from_numpy
+    from strati.dialects.graph.ops import ConstantOp
+    from strati.runtime.interpreter import find_function
+
+    def module():
+        mod = parse_module(make_context(), text)
+        fn = find_function(mod)
+        block = fn.body.block
+        for arg, w in reversed(list(zip(block.args[1:], (w1, w2)))):
+            c = ConstantOp(dense_from_numpy(w))
+            block.insert_op_before(c, block.first_op)
+            arg.replace_all_uses_with(c.result)
+            block.erase_arg(arg)
+        fn.function_type = FunctionType.from_lists([fn.function_type.inputs.data[0]], list(fn.function_type.outputs.data))
+        return mod
+
+    hw = module()
+    hw.attributes[TARGET_ATTR] = AVX512
+    lower_to(hw, "hw", OPT_LEVELS[3])
+    kernels = [o for o in hw.walk() if o.name == "func.func" and "strati.kernel" in o.attributes and "small_m" in str(o)]
+    assert len(kernels) == 1, "one kernel for both layers"
+    assert len(packed_globals(hw)) == 2
+    assert not [o for o in hw.walk() if o.name == "memref.global" and o.type.get_shape() == (520, 520)], "the originals went"
+    want = (x.astype(np.float64) @ w1.T.astype(np.float64)) @ w2.T.astype(np.float64)
+    np.testing.assert_allclose(strati.compile(module(), opt_level=3)(x), want, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("stride, kernel", [(1, 1), pytest.param(2, 3, marks=pytest.mark.slow)])
+def test_convolutions_constant_weights_packed_at_compile_time(stride, kernel):
+    """A convolution in matmul form with constant weights (A, read through a reshape of the
+    weights' global for 1x1): packed at compile time, the original weights gone, numerics kept."""
+    import strati
+    from strati.strategy import forced
+
+    x = RNG.standard_normal((1, 24, 11, 11)).astype(np.float32)
+    w = RNG.standard_normal((40, 24, kernel, kernel)).astype(np.float32)
+    pad = kernel // 2
+    side = (11 + 2 * pad - kernel) // stride + 1
+    text = (
+        f"func.func @conv(%x: tensor<1x24x11x11xf32>, %w: tensor<40x24x{kernel}x{kernel}xf32>) -> tensor<1x40x{side}x{side}xf32> {{\n"
+        f"  %y = graph.conv2d %x, %w {{strides = array<i64: {stride}, {stride}>, pads = array<i64: {pad}, {pad}, {pad}, {pad}>}}"
+        f" : (tensor<1x24x11x11xf32>, tensor<40x24x{kernel}x{kernel}xf32>) -> tensor<1x40x{side}x{side}xf32>\n"
+        f"  func.return %y : tensor<1x40x{side}x{side}xf32>\n}}"
+    )
+    padded = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    windows = np.lib.stride_tricks.sliding_window_view(padded, (kernel, kernel), axis=(2, 3))[:, :, ::stride, ::stride]
+    want = np.tensordot(windows, w.astype(np.float64), axes=([1, 4, 5], [1, 2, 3])).transpose(0, 3, 1, 2)  # numpy's im2col
+    with forced("graph.conv2d", "cpu", "1x1_as_matmul" if (stride, kernel) == (1, 1) else "im2col"):
+        module = lower_to(with_constant_b(text, w), "loop")
+        module.attributes[TARGET_ATTR] = AVX2
+        CpuScheduleMatmulPass(min_work=1).apply(make_context(), module)
+        module.verify()
+        assert len(packed_globals(module)) == 1
+        assert not [o for o in module.walk() if o.name == "memref.global" and "_packed_" not in o.sym_name.data]
+        np.testing.assert_allclose(compiled(module)(x), want, rtol=1e-4, atol=1e-4)
+        exe = strati.compile(with_constant_b(text, w), opt_level=3)
+        np.testing.assert_allclose(exe(x), want, rtol=1e-4, atol=1e-4)

@@ -23,6 +23,13 @@ the cores (equal shares), each at most a quarter of L2 of packed A.  They are pr
 (``schedule.mc``, ``schedule.kc``, ``schedule.nc``, ``schedule.nr``, ``schedule.mr``) and
 read back from the nest's outermost loop when a tuner (or a test) set them there.
 
+A constant operand (weights: a constant global, or a kernel argument every call passes one) is
+packed at compile time (:func:`strati.transforms.pack.pack_constant`): no copy runs.  With fewer
+rows than ``MR`` (GEMV: a fully connected layer of batch 1) the rows have nothing to share, and
+:func:`schedule_small_m` instead streams B once through its ``kc x nr`` panels, every row in one
+register tile, the cores splitting the columns (``schedule.small_m`` on the column block loop;
+``schedule.small_m = 0`` given on the nest keeps the large-M schedule).
+
 Every step keeps each sum in its order (the k blocks ascend, and only loops over distinct
 outputs are interchanged or jammed), so the results are bit-identical to the unscheduled
 nest's.  Nests smaller than ``min-work`` multiply-adds are left to the generic passes.
@@ -42,11 +49,11 @@ from xdsl.transforms.common_subexpression_elimination import cse
 
 from strati.dialects.hw.ops import TargetAttr
 from strati.dialects.hw.target import target_of
-from strati.dialects.loop.analysis import IndexConstants, constant_index, functions, innermost_loops, inside, trip_count
+from strati.dialects.loop.analysis import IndexConstants, ancestors, constant_index, functions, innermost_loops, inside, trip_count
 from strati.dialects.loop.ops import ForOp, buffer_root, element_bytes
 from strati.dialects.loop.ops import YieldOp as LoopYieldOp
 from strati.transforms.interchange import hoist_loop
-from strati.transforms.pack import pack
+from strati.transforms.pack import call_sites, constant_sources, drop_unused_constants, pack, pack_constant
 from strati.transforms.scalar_replace import scalar_replace
 from strati.transforms.tile import knob, separate_full_tiles, tile_loop
 from strati.transforms.unroll_and_jam import iterations_disjoint, unroll_and_jam
@@ -54,7 +61,7 @@ from strati.transforms.vectorize import try_vectorize
 
 MAX_VECTORS = 4
 """Vector steps of the register tile's row that are unrolled completely."""
-KNOBS = ("mc", "kc", "nc", "mr", "nr")
+KNOBS = ("mc", "kc", "nc", "mr", "nr", "small_m")
 MIN_WORK = 64 * 64 * 64
 """Multiply-adds below which a matmul keeps the generic schedule (packing costs more than it saves)."""
 
@@ -82,6 +89,35 @@ def knobs(target: TargetAttr, m: int, n: int, k: int, elem: int = 4, given: dict
     blocks = cores * -(-m // (cores * largest))
     mc = given.get("mc", max(mr, -(-(-(-m // blocks)) // mr) * mr))
     return {"mc": mc, "kc": kc, "nc": nc, "mr": mr, "nr": nr}
+
+
+def full_mr(target: TargetAttr, n: int, elem: int = 4) -> int:
+    """The rows of the large-M register tile (before it is cut to the matrix's rows)."""
+    lanes = max(1, target["vector_width"] * 4 // elem)
+    nr_vecs = 2 if n >= 2 * lanes else 1
+    return max(1, (registers(target) - 2 * nr_vecs) // (nr_vecs + 2))
+
+
+def small_m_knobs(target: TargetAttr, m: int, n: int, k: int, elem: int = 4, constant_b: bool = False,
+                  given: dict[str, int] | None = None) -> dict[str, int]:
+    """The small-M (GEMV) blocking: every row in one register tile (``mr = m``), as many vectors
+    of columns (``nr``, at most :data:`MAX_VECTORS`) as leave registers for the B vectors and
+    two broadcasts; ``nc`` the columns of one core (the cores split N, not M); ``kc`` so that
+    the rows of A a panel reads stay in half of L2 when B is packed at compile time (B is then
+    streamed once, panel after panel), else so that a ``kc x nr`` panel packed at run time fills
+    half of L1."""  # fmt: skip
+    given = given or {}
+    lanes = max(1, target["vector_width"] * 4 // elem)
+    fit = [v for v in range(MAX_VECTORS, 0, -1) if m * v + v + 2 <= registers(target)]
+    nr_vecs = max(1, min(fit[0] if fit else 1, -(-n // lanes)))
+    nr = given.get("nr", nr_vecs * lanes)
+    if constant_b:
+        kc = given.get("kc", max(16, min(k, target["l2"] // 2 // (m * elem))))
+    else:
+        kc = given.get("kc", max(16, min(k, target["l1"] // 2 // (nr * elem))))
+    cores = max(1, target["cores"])
+    nc = given.get("nc", max(nr, -(-(-(-n // nr)) // cores) * nr))
+    return {"kc": kc, "nc": nc, "mr": given.get("mr", m), "nr": nr}
 
 
 @dataclass
@@ -156,7 +192,10 @@ def take_knobs(loop: ForOp) -> dict[str, int]:
     for name in KNOBS:
         value = loop.attributes.pop(f"schedule.{name}", None)
         if value is not None:
-            if not isinstance(value, IntegerAttr) or value.value.data < 1:
+            if name == "small_m":
+                if not isinstance(value, IntegerAttr) or value.value.data < 0:
+                    raise VerifyException(f"schedule.small_m must be 0 (the large-M schedule) or the rows, not {value}")
+            elif not isinstance(value, IntegerAttr) or value.value.data < 1:
                 raise VerifyException(f"schedule.{name} must be a positive integer, not {value}")
             given[name] = value.value.data
     return given
@@ -193,12 +232,40 @@ def _loop_after(i: ForOp, ops: list[Operation]) -> ForOp:
     return new_i
 
 
-def schedule(nest: Nest, target: TargetAttr, consts: IndexConstants) -> None:
-    """Block, pack, vectorise and register-tile one matmul nest (see the module's docstring)."""
+@dataclass
+class Packing:
+    """What the pass's schedules share: the module's call sites (found once) and the names of
+    the constants packed at compile time (whose originals may go at the end)."""
+
+    calls: dict
+    packed: set[str]
+
+
+def pack_operand(loop: ForOp, buffer, consts: IndexConstants, packing: Packing) -> None:
+    """Pack ``buffer``'s tile in ``loop``: at compile time when it is a constant (weights), else
+    by a copy at run time."""
+    done = pack_constant(loop, buffer, consts, packing.calls)
+    if done is not None:
+        packing.packed.update(g.sym_name.data for g, _ in done)
+    else:
+        pack(loop, buffer, consts)
+
+
+def schedule(nest: Nest, target: TargetAttr, consts: IndexConstants, packing: Packing | None = None) -> None:
+    """Block, pack, vectorise and register-tile one matmul nest (see the module's docstring):
+    the small-M schedule when the rows are fewer than a register tile's, else GotoBLAS's."""
+    if packing is None:
+        module = next(iter(reversed(list(ancestors(nest.i)))))
+        packing = Packing(call_sites(module), set())
     i, j, k = nest.i, nest.j, nest.k
     m, n, kk = trip_count(i), trip_count(j), trip_count(k)
     elem = element_bytes(nest.a.type.get_element_type()) or 4
-    kn = knobs(target, m, n, kk, elem, nest.given)
+    given = dict(nest.given or {})
+    small = given.pop("small_m", None)
+    if small if small is not None else m < full_mr(target, n, elem):
+        schedule_small_m(nest, target, consts, packing, given)
+        return
+    kn = knobs(target, m, n, kk, elem, given)
     # Cache blocking: ic { kc { jc { jr { i { k { j } } } } } }.  hoist_loop returns the outer
     # loop op (the parent's op, now with the hoisted loop's header), so each loop is found anew.
     kc = hoist_loop(hoist_loop(tile_loop(k, kn["kc"], consts, "kc")))  # past j, past i
@@ -208,15 +275,48 @@ def schedule(nest: Nest, target: TargetAttr, consts: IndexConstants) -> None:
     jr = hoist_loop(tile_loop(first_loop(first_loop(jc)), kn["nr"], consts, "nr"))  # past i
     hoist_loop(first_loop(first_loop(first_loop(jr))))  # k past j: i { k { j } }
     # Packing: A's block once per (ic, kc), B's panel once per (ic, kc, jc).
-    pack(kc, nest.a, consts)
-    pack(jc, nest.b, consts)
-    # Register tiles: full NR-wide tiles, then the partial last one.
+    pack_operand(kc, nest.a, consts, packing)
+    pack_operand(jc, nest.b, consts, packing)
+    register_tiles(jr, kn, target, consts)
+    cse(ic)  # the copies of the index arithmetic that unroll-and-jam made
+
+
+def schedule_small_m(nest: Nest, target: TargetAttr, consts: IndexConstants, packing: Packing, given: dict[str, int]) -> None:
+    """The small-M (GEMV) schedule: A is not packed (its few rows are read as broadcasts), the
+    cores split the columns, and B goes through the register tile once, ``nr`` columns at a time::
+
+        jc (nc columns, parallel: one block per core)
+          kc (kc)
+            jr (nr)                                   B's kc x nr panel: packed at compile time
+              i (all m rows, unrolled and jammed)      when B is a constant, else copied here
+                k   acc[m x nr] += A[i, k] * B[k, j]
+
+    With B packed at compile time its panels lie in the order the loops read them, so B streams
+    from memory once, contiguously."""
+    i, j, k = nest.i, nest.j, nest.k
+    m, n, kk = trip_count(i), trip_count(j), trip_count(k)
+    elem = element_bytes(nest.a.type.get_element_type()) or 4
+    constant_b = constant_sources(nest.b, packing.calls) is not None
+    kn = small_m_knobs(target, m, n, kk, elem, constant_b, given)
+    jc = hoist_loop(tile_loop(j, kn["nc"], consts, "nc"))  # past i: jc { i { j { k } } }
+    knob(jc, "small_m", m)
+    kc = hoist_loop(hoist_loop(tile_loop(k, kn["kc"], consts, "kc")))  # past j, past i: jc { kc { i { j { k } } } }
+    jr = hoist_loop(tile_loop(first_loop(first_loop(kc)), kn["nr"], consts, "nr"))  # past i
+    hoist_loop(first_loop(first_loop(first_loop(jr))))  # k past j: i { k { j } }
+    pack_operand(jr, nest.b, consts, packing)
+    register_tiles(jr, kn, target, consts)
+    cse(jc)
+
+
+def register_tiles(jr: ForOp, kn: dict[str, int], target: TargetAttr, consts: IndexConstants) -> None:
+    """Register tiles: full NR-wide tiles, then the partial last one, each vectorised over j,
+    its rows unrolled and jammed by MR and its accumulators kept in registers across k."""
     tiles = [jr]
     full = separate_full_tiles(jr, consts)
     if full is not None:
         tiles.insert(0, full)
     for tile in tiles:
-        i = first_loop(tile)
+        i = [o for o in tile.body.block.ops if isinstance(o, ForOp)][-1]  # after a copy packing B there
         try_vectorize(first_loop(first_loop(i)), target, consts)
         main = unroll_and_jam(i, kn["mr"], consts)
         if main is not None:
@@ -229,7 +329,6 @@ def schedule(nest: Nest, target: TargetAttr, consts: IndexConstants) -> None:
             if t is not None and t <= MAX_VECTORS and any(o.name == "vector.fma" for o in inner[0].body.walk()):
                 unroll_and_jam(inner[0], t, consts)
                 scalar_replace(kl, consts)
-    cse(ic)  # the copies of the index arithmetic that unroll-and-jam made
 
 
 @dataclass(frozen=True)
@@ -243,6 +342,7 @@ class CpuScheduleMatmulPass(ModulePass):
         _, target = target_of(op)
         if target.get("vector_width") is None:
             return
+        packing = Packing(call_sites(op), set())
         for fn in functions(op):
             consts = IndexConstants(fn)
             for k in innermost_loops(fn):
@@ -253,7 +353,9 @@ class CpuScheduleMatmulPass(ModulePass):
                     continue
                 nest.given = take_knobs(nest.i)
                 split_off(nest)
-                schedule(nest, target, consts)
+                schedule(nest, target, consts, packing)
+        if packing.packed:
+            drop_unused_constants(op, packing.packed)
 
 
-__all__ = ["CpuScheduleMatmulPass", "knobs", "match", "schedule"]
+__all__ = ["CpuScheduleMatmulPass", "full_mr", "knobs", "match", "schedule", "small_m_knobs"]
