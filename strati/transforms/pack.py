@@ -180,9 +180,15 @@ def pack(loop: ForOp, buffer: SSAValue, consts: IndexConstants) -> memref.AllocO
             target_block.insert_op_before(sub, before)
             dst_idx.append(sub.result)
     target_block.insert_op_before(memref.StoreOp.get(load.res, packed, dst_idx), before)
-    # The loads read the copy.
+    read_packed(loads, packed, dims, [])  # the loads read the copy
+    return alloc
+
+
+def read_packed(loads, packed: SSAValue, dims, prefix: list[SSAValue]) -> None:
+    """Each load reads ``packed`` instead, at ``prefix`` (the tile's block, if any) then its
+    index in each packed dimension less the tile's lower bound."""
     for ld in loads:
-        idx = []
+        idx = list(prefix)
         for d, _, (lb, _, _) in dims:
             i = ld.indices[d]
             if constant_index(lb) == 0:
@@ -196,7 +202,6 @@ def pack(loop: ForOp, buffer: SSAValue, consts: IndexConstants) -> memref.AllocO
         ld.res.replace_all_uses_with(new.res)
         ld.detach()
         ld.erase()
-    return alloc
 
 
 # --- packing a constant at compile time ------------------------------------------------------
@@ -439,21 +444,7 @@ def pack_constant(loop: ForOp, buffer: SSAValue, consts: IndexConstants,
         div = arith.DivUIOp(v, consts.get(step))
         body.insert_op_before(div, first)
         block_index.append(div.result)
-    for ld in loads:
-        idx = list(block_index)
-        for d, _, (lb, _, _) in dims:
-            i = ld.indices[d]
-            if constant_index(lb) == 0:
-                idx.append(i)
-            else:
-                sub = arith.SubiOp(i, lb)
-                ld.parent_block().insert_op_before(sub, ld)
-                idx.append(sub.result)
-        new = memref.LoadOp.get(packed, idx)
-        ld.parent_block().insert_op_before(new, ld)
-        ld.res.replace_all_uses_with(new.res)
-        ld.detach()
-        ld.erase()
+    read_packed(loads, packed, dims, block_index)
     return [(g, p) for (_, g), p in zip(sources, globals_)]
 
 
