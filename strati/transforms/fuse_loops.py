@@ -137,10 +137,11 @@ def body_ops(loop: ForOp) -> list[Operation]:
 def chain(loop: ForOp) -> list[ForOp]:
     """The perfectly nested loops from ``loop`` down: each but the last has only the next in its body."""
     loops = [loop]
-    while True:
-        ops = body_ops(loops[-1])
-        if len(ops) == 1 and isinstance(ops[0], ForOp):
-            loops.append(ops[0])
+    while True:  # (without listing the body: a loop of a big body is asked often)
+        block = loops[-1].body.block
+        first = block.first_op
+        if isinstance(first, ForOp) and first.next_op is block.last_op:
+            loops.append(first)
         else:
             return loops
 

@@ -46,11 +46,11 @@ def _element(op: Operation):
     return op.operands[0].type
 
 
-def _apart(a: tuple[SSAValue, ...], b: tuple[SSAValue, ...], width: int) -> bool:
-    """Two addresses (indices) of one buffer provably at least one element (``width`` in the
-    last dimension) apart: in some dimension, ``x + c1`` and ``x + c2`` far enough apart."""
-    for d, (x, y) in enumerate(zip(a, b)):
-        (base_x, cx), (base_y, cy) = _base(x), _base(y)
+def _apart(a: tuple[tuple[SSAValue, int], ...], b: tuple[tuple[SSAValue, int], ...], width: int) -> bool:
+    """Two addresses (indices, each as ``_base`` splits it) of one buffer provably at least one
+    element (``width`` in the last dimension) apart: in some dimension, ``x + c1`` and ``x + c2``
+    far enough apart."""
+    for d, ((base_x, cx), (base_y, cy)) in enumerate(zip(a, b)):
         if base_x is base_y and abs(cx - cy) >= (width if d == len(a) - 1 else 1):
             return True
     return False
@@ -94,9 +94,12 @@ def scalar_replace(loop: ForOp, consts: IndexConstants) -> int:
         if not ok:
             continue
         distinct = list(dict.fromkeys(keys))
-        widths = {k: max(_width(o) for o, kk in zip(ops, keys) if kk == k) for k in distinct}
+        widths: dict[tuple, int] = {}
+        for o, k in zip(ops, keys):
+            widths[k] = max(widths.get(k, 1), _width(o))
+        bases = {k: tuple(_base(v) for v in k[1]) for k in distinct}  # (pairs below: once per key)
         if any(
-            k1[0] is not k2[0] or k1[2] != k2[2] or not _apart(k1[1], k2[1], max(widths[k1], widths[k2]))
+            k1[0] is not k2[0] or k1[2] != k2[2] or not _apart(bases[k1], bases[k2], max(widths[k1], widths[k2]))
             for n, k1 in enumerate(distinct) for k2 in distinct[n + 1 :]
         ):  # fmt: skip
             continue

@@ -87,3 +87,40 @@ def test_an_error_of_the_first_pass_is_not_lowered_again(monkeypatch):
         assert RefusePass.runs == 1  # it saw the verified input: nothing earlier to blame
     finally:
         unregister_pass(RefusePass.name)
+
+
+
+class GcStatePass(ModulePass):
+    """Records whether the garbage collector is on while a pass runs."""
+
+    name = "test-gc-state"
+    seen: list[bool] = []
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        import gc
+
+        GcStatePass.seen.append(gc.isenabled())
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_garbage_collector_is_paused_during_a_compile_and_restored(monkeypatch, enabled):
+    import gc
+
+    register_pass(GcStatePass)
+    register_pass(RefusePass)
+    names = (GcStatePass.name, RefusePass.name)
+    monkeypatch.setattr(compiler, "OPTIONAL_PASSES", (("graph", names), *compiler.OPTIONAL_PASSES[1:]))
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        GcStatePass.seen = []
+        strati.compile(MLP, optimizations=[GcStatePass.name])
+        assert GcStatePass.seen == [False]
+        assert gc.isenabled() is enabled
+        with pytest.raises(StratiError, match="refused"):  # a failed compile restores it too
+            strati.compile(MLP, optimizations=names)
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+        unregister_pass(GcStatePass.name)
+        unregister_pass(RefusePass.name)

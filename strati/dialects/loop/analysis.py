@@ -111,8 +111,22 @@ def innermost_loops(fn: func.FuncOp) -> list[ForOp]:
 
 
 def functions(module: Operation) -> list[func.FuncOp]:
-    """The functions of a module that have a body."""
-    return [f for f in module.walk() if isinstance(f, func.FuncOp) and f.body.blocks]
+    """The functions of a module that have a body (found without walking into their bodies:
+    a function's ops are many, and every schedule pass asks)."""
+    found: list[func.FuncOp] = []
+
+    def visit(op: Operation) -> None:
+        if isinstance(op, func.FuncOp):
+            if op.body.blocks:
+                found.append(op)
+            return
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.ops:
+                    visit(inner)
+
+    visit(module)
+    return found
 
 
 def inside(value: SSAValue, op: Operation) -> bool:
