@@ -341,33 +341,9 @@ def compile(  # noqa: A001 - the public name
     return compile_static(module)
 
 
-@contextlib.contextmanager
-def gc_paused():
-    """Python's cyclic garbage collector off for the duration (back as it was after).
-
-    A compile allocates millions of small objects (xDSL ops, attributes, llvmlite values) that
-    live until the end, and each of the collector's full passes walks all of them: with the
-    collector on, ResNet-50 spent a fifth of its compile, and DenseNet-121 more, walking the same
-    live IR again and again.  The cycles a compile leaves (erased ops) are collected after it."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def _compile_static(module: ModuleOp, target: str | None, entry: str | None, optimizations: tuple[str, ...],
                     verify_each: bool, check_passes: bool):
-    """A module whose entry function has static argument types, lowered (in place) and compiled
-    (with the garbage collector paused, :func:`gc_paused`)."""
-    with gc_paused():
-        return _compile_static_unpaused(module, target, entry, optimizations, verify_each, check_passes)
-
-
-def _compile_static_unpaused(module: ModuleOp, target: str | None, entry: str | None,
-                             optimizations: tuple[str, ...], verify_each: bool, check_passes: bool):
+    """A module whose entry function has static argument types, lowered (in place) and compiled."""
     times: dict[str, float] = {}
     level = module_level(module)
     with progress.compiling(len(passes_between(level, "hw", optimizations)) + 2) as shown, fewer_collections():
