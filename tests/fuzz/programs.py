@@ -648,6 +648,19 @@ def dynamic_slice(p: Program, op: str) -> None:
     p.emit(op, [x, starts, ends], props, [tensor_type(shape, "f32")])
 
 
+def grid_sample(p: Program, op: str) -> None:
+    """An image sampled at a constant grid, some points outside [-1, 1], in any mode and padding."""
+    x = image(p)
+    grid = p.constant(np.random.default_rng(p.rng.getrandbits(32)).uniform(
+        -1.2, 1.2, (x.shape[0], p.rng.randint(1, 5), p.rng.randint(1, 5), 2)).astype(np.float32), "f32")
+    props = [f'mode = "{p.rng.choice(["linear", "nearest", "cubic"])}"',
+             f'padding_mode = "{p.rng.choice(["zeros", "border", "reflection"])}"']
+    if p.rng.random() < 0.5:
+        props.append(flag("align_corners", True))
+    n, c, ho, wo = x.shape[0], x.shape[1], grid.shape[1], grid.shape[2]
+    p.emit(op, [x, grid], props, [tensor_type([n, c, ho, wo], "f32")])
+
+
 def constant(p: Program, op: str) -> None:
     x = p.pick()
     c = p.random_constant(x.shape if p.rng.random() < 0.7 else (), "f32")
@@ -699,6 +712,7 @@ PROPOSALS = {
     "gather_nd": gather_nd,
     "scatter_nd": scatter_nd,
     "dynamic_slice": dynamic_slice,
+    "grid_sample": grid_sample,
 }
 """How to propose each graph op; tests check that every op of ``ALL_OPS`` is here."""
 
