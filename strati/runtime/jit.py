@@ -292,14 +292,14 @@ passes already scheduled), aggressive instcombine and argument promotion; on the
 rows of bench/kernels.py the code was as fast.  The machine code is still generated at O3."""
 
 
-def optimize(llvm_module, tm, speed_level: int = 3) -> None:
+def optimize(llvm_module, tm, speed_level: int = 3, slp: bool = True) -> None:
     """The new pass manager's default pipeline (O2's for any level above), with loop and SLP
-    vectorization and LLVM's loop unroller (it fully unrolls the short window loops of
+    vectorization (``slp``) and LLVM's loop unroller (it fully unrolls the short window loops of
     convolutions)."""
     llvm = _llvm()
     pto = llvm.PipelineTuningOptions(speed_level=min(speed_level, LLVM_PIPELINE_LEVEL))
     pto.loop_vectorization = True
-    pto.slp_vectorization = True
+    pto.slp_vectorization = slp
     pto.loop_unrolling = True
     pb = llvm.create_pass_builder(tm, pto)
     pb.getModulePassManager().run(llvm_module, pb)
@@ -310,13 +310,14 @@ def optimized_llvm_ir(module: ModuleOp, opt_level: int = 3) -> str:
     llvm = _llvm()
     translation = translate_module(module, vector_library=host_vector_library())
     with _LOCK:
-        llmod = llvm.parse_assembly(str(translation.module))
+        unoptimized = str(translation.module)
+        llmod = llvm.parse_assembly(unoptimized)
         llmod.verify()
         tm = host_target_machine(opt_level)
         llmod.triple = tm.triple
         llmod.data_layout = str(tm.target_data)
         if opt_level > 0:
-            optimize(llmod, tm, opt_level)
+            llmod = optimized_verified(llmod, unoptimized, tm, opt_level)
         return str(llmod)
 
 
@@ -346,6 +347,30 @@ def compile_module(
     return _build(translation, info, opt_level, times, targets, names)
 
 
+def optimized_verified(llmod, unoptimized: str, tm, opt_level: int):
+    """``llmod`` optimised, then verified: LLVM's code generator aborts the whole process on an
+    invalid function, and LLVM 20's SLP vectorizer, after the loop vectorizer and the unroller,
+    has made one ("Instruction does not dominate all uses": log_softmax, clip and asin on
+    4x3x3, tests/unit/test_reproducers.py).  Such a module is optimised once more from
+    ``unoptimized`` without SLP; one that is still invalid is a StratiError, never a signal."""
+    llvm = _llvm()
+    optimize(llmod, tm, opt_level)
+    try:
+        llmod.verify()
+        return llmod
+    except RuntimeError:
+        pass
+    llmod = llvm.parse_assembly(unoptimized)
+    llmod.triple, llmod.data_layout = tm.triple, str(tm.target_data)
+    optimize(llmod, tm, opt_level, slp=False)
+    try:
+        llmod.verify()
+    except RuntimeError as err:
+        first = str(err).strip().splitlines()[0] if str(err).strip() else "invalid IR"
+        raise StratiError(f"internal error: LLVM's optimiser produced an invalid module ({first})") from None
+    return llmod
+
+
 def _build(
     translation: Translation,
     info: FunctionInfo,
@@ -371,7 +396,7 @@ def _build(
         llmod.triple = tm.triple
         llmod.data_layout = str(tm.target_data)
         if opt_level > 0:
-            optimize(llmod, tm, opt_level)
+            llmod = optimized_verified(llmod, unoptimized, tm, opt_level)
         times["optimize"] = time.perf_counter() - start
         optimized = str(llmod)
         start = time.perf_counter()
