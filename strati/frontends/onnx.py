@@ -219,10 +219,15 @@ def _first_line(err: BaseException) -> str:
 # --- names ------------------------------------------------------------------------------
 
 
-def sanitize(name: str, taken: set[str] | None = None) -> str:
+def text(name: str | bytes) -> str:
+    """A string field of the model as text: protobuf hands over one that is not UTF-8 as bytes."""
+    return name.decode("utf-8", "replace") if isinstance(name, bytes) else name
+
+
+def sanitize(name: str | bytes, taken: set[str] | None = None) -> str:
     """An SSA name for an ONNX name: [A-Za-z0-9_$.-], not starting with a digit, and not
     ending in ``_<digits>`` (which xDSL strips); unique within ``taken``."""
-    s = re.sub(r"[^A-Za-z0-9_$.-]", "_", name)
+    s = re.sub(r"[^A-Za-z0-9_$.-]", "_", text(name))
     if not s or not re.match(r"[A-Za-z_$.-]", s[0]):
         s = "v" + s
     if re.search(r"_\d+$", s):
@@ -237,9 +242,7 @@ def sanitize(name: str, taken: set[str] | None = None) -> str:
 
 
 def symbol_name(name: str | bytes) -> str:
-    if isinstance(name, bytes):  # protobuf hands over a string field that is not UTF-8 as bytes
-        name = name.decode("utf-8", "replace")
-    s = re.sub(r"[^A-Za-z0-9_$.]", "_", name)
+    s = re.sub(r"[^A-Za-z0-9_$.]", "_", text(name))
     if not s or s[0].isdigit():
         s = "main" if not s else "g" + s
     return s
@@ -1180,6 +1183,8 @@ def _legacy_broadcast(n: Node, a: SSAValue, b: SSAValue) -> tuple[SSAValue, SSAV
     ra, rb = len(shape_of(a.type)), len(shape_of(b.type))
     if axis is None or rb == 0:
         return a, b
+    if not -ra <= axis < ra:
+        raise NodeError(f"broadcast axis {axis} is out of range for a of rank {ra}")
     axis = axis + ra if axis < 0 else axis
     trailing = ra - axis - rb
     if trailing < 0:
@@ -1286,6 +1291,8 @@ def _clip(n: Node):
     x = n.x(0)
     dtype = n.dtype(0)
     if n.v < 11:
+        if dtype.kind not in "f":
+            raise NodeError(f"Clip before opset 11 takes floats, not {dtype}")
         lo, hi = n.a("min"), n.a("max")
         lo_v = None if lo is None else n.b.scalar(lo, dtype)
         hi_v = None if hi is None else n.b.scalar(hi, dtype)
@@ -2149,6 +2156,8 @@ def _reshape_target(shape: Sequence[int | None], target: Sequence[int], allowzer
             if known == 0 or total % known:
                 raise NodeError(f"cannot reshape {list(shape)} into {list(target)}")
             out[k] = total // known
+    if None not in shape and None not in out and (any(d < 0 for d in out) or math.prod(out) != math.prod(shape)):
+        raise NodeError(f"cannot reshape {list(shape)} into {list(target)}")
     return out
 
 
