@@ -47,7 +47,7 @@ loop passes are worse than linear in a function's loops)."""
 OPTIONAL_PASSES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("graph", ("simplify-inference", "canonicalize", "fold-constants", "alter-layout", "fuse-ops")),
     ("tensor", ("fuse-generics",)),
-    ("loop", ("fuse-loops", "plan-memory", "outline-kernels")),
+    ("loop", ("fuse-loops", "plan-memory", "outline-kernels", "profile-kernels")),
 )
 """For each level, the optimisation passes that may run on it before its lowering passes, in
 this order, each only when enabled by name (the ``optimizations`` of :func:`passes_between`,
@@ -289,6 +289,7 @@ def compile(  # noqa: A001 - the public name
     verify_each: bool = False,
     check_passes: bool = False,
     cache_size: int | None = None,
+    profile: bool = False,
 ):
     """Compile a module (any level), an .mlir file or an .onnx model into an
     :class:`~strati.runtime.jit.Executable` for a registered ``target`` (default: the module's
@@ -300,7 +301,8 @@ def compile(  # noqa: A001 - the public name
     every pass, as ``strati-opt`` does); the executable's ``compile_seconds`` has each pass's
     time, then the code generator's.  ``check_passes`` runs the module on seeded random inputs
     before and after each pass and stops at the first that changes the results
-    (:mod:`strati.pass_validation`: slow, for debugging on small shapes).
+    (:mod:`strati.pass_validation`: slow, for debugging on small shapes).  ``profile`` adds
+    ``profile-kernels``: cycle counters around each kernel, read by the executable's ``profile()``.
 
     A graph-level function with dynamic argument dimensions, or an ONNX model with dynamic
     input dimensions, gives a :class:`~strati.specialize.SpecializingExecutable`: it
@@ -311,7 +313,7 @@ def compile(  # noqa: A001 - the public name
 
     if optimizations is None:
         optimizations = optimizations_for(opt_level)
-    optimizations = tuple(optimizations)
+    optimizations = tuple(optimizations) + (("profile-kernels",) if profile else ())
     if target is not None:
         get_target(target)
     cache_size = specialize.DEFAULT_CACHE_SIZE if cache_size is None else cache_size

@@ -162,7 +162,8 @@ class Translation:
     module: ir.Module
     functions: dict[str, FunctionInfo] = field(default_factory=dict)
     external_data: dict[str, np.ndarray] = field(default_factory=dict)
-    """Symbol -> bytes (uint8, 64-byte aligned) of the globals left external."""
+    """Symbol -> bytes (uint8, 64-byte aligned) of the globals left external (and ``profile-kernels``'
+    counters, :mod:`strati.dialects.loop.profile`)."""
 
 
 def translate_module(

@@ -41,6 +41,7 @@ from strati.codegen.checks import new_record, raise_recorded
 from strati.codegen.llvm import FunctionInfo, Translation, translate_module
 from strati.dense import to_dtype
 from strati.diagnostics import StratiError
+from strati.dialects.loop.profile import COUNTERS_SYMBOL, profile_labels
 from strati.dialects.hw.ops import module_target
 from strati.dialects.hw.target import Target, all_targets, get_target
 from strati.functions import argument_aliases, find_function
@@ -203,6 +204,17 @@ class Executable(CallableByPorts):
     _targets: list[Target] = field(repr=False, default_factory=list)
     _checked: bool = field(repr=False, default=False)  # the entry takes a check record (strati.codegen.checks)
     _assembly: str | None = field(repr=False, default=None)
+    _profile: tuple[list[str], np.ndarray] | None = field(repr=False, default=None)  # profile-kernels' labels, counters
+
+    def profile(self):
+        """What the counters of ``profile-kernels`` measured since the last call of this method
+        (a :class:`strati.runtime.profile.Profile`: time per kernel), or None when the module
+        was compiled without them (``strati.compile(..., profile=True)``)."""
+        if self._profile is None:
+            return None
+        from strati.runtime.profile import read_profile
+
+        return read_profile(self.name, *self._profile)
 
     def run(self, *args, out: Sequence[np.ndarray] | np.ndarray | None = None, **named) -> list[np.ndarray]:
         """As calling the executable, but always a list: the outputs, then the scalar results."""
@@ -332,10 +344,11 @@ def compile_module(
     names = argument_aliases(fn)
     times: dict[str, float] = {}
     start = time.perf_counter()
+    prefix = f"__strati{next(_COUNTER)}_"
     translation = translate_module(
         module,
         embed_limit=EMBED_LIMIT,
-        symbol_prefix=f"__strati{next(_COUNTER)}_",
+        symbol_prefix=prefix,
         vector_library=host_vector_library() if vectorize_math else None,
     )
     times["translate"] = time.perf_counter() - start
@@ -344,7 +357,11 @@ def compile_module(
         raise StratiError(f"@{name} is private: only public functions can be called", fn)
     attr = module_target(module)
     targets = [get_target(attr.target_name)] if attr is not None else all_targets()
-    return _build(translation, info, opt_level, times, targets, names)
+    exe = _build(translation, info, opt_level, times, targets, names)
+    counters = translation.external_data.get(prefix + COUNTERS_SYMBOL)
+    if counters is not None:
+        exe._profile = (profile_labels(fn) or [], counters)
+    return exe
 
 
 def optimized_verified(llmod, unoptimized: str, tm, opt_level: int):

@@ -58,7 +58,8 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("--time-passes", action="store_true",
                     help="print the compile time of each pass and of the code generator's stages to stderr")
     ap.add_argument("--profile", action="store_true",
-                    help="jit: print what the target's runtime measured over the calls (cycles, bytes, utilisation)")
+                    help="jit: time each kernel over the calls (profile-kernels) and print where the time went, "
+                         "with what the target's runtime measured (cycles, bytes, utilisation)")
     ap.add_argument("--load-plugin", action="append", default=[], metavar="FILE.py|MODULE")
     ap.add_argument("-q", "--quiet", action="store_true", help="no progress line on a terminal during a long compile")
     limits.add_arguments(ap)
@@ -199,21 +200,31 @@ def interpreted(module: ModuleOp, fn: func.FuncOp) -> Runner:
 
 
 def compiled(module: ModuleOp, fn: func.FuncOp, opt_level: int, target: str | None = None,
-             time_passes: bool = False) -> Runner:
-    """Native code through the standard pipeline, for the target named (default: the module's, else the host CPU)."""
+             time_passes: bool = False, profile: bool = False) -> Runner:
+    """Native code through the standard pipeline, for the target named (default: the module's,
+    else the host CPU); ``profile``: with ``profile-kernels``' counters, whose report the
+    runner's ``profile()`` gives (the last shapes' when the executable specialises)."""
     from strati.compiler import compile as compile_module
 
     from strati.specialize import SpecializingExecutable
 
-    exe = compile_module(module, target, entry=fn.sym_name.data, opt_level=opt_level)
+    exe = compile_module(module, target, entry=fn.sym_name.data, opt_level=opt_level, profile=profile)
     if not isinstance(exe, SpecializingExecutable):
         print(f"compiled @{fn.sym_name.data} in {sum(exe.compile_seconds.values()):.3f} s")
         if time_passes:
             sys.stderr.write(Timing(list(exe.compile_seconds.items())).report())
-        return lambda inputs: exe.run(*inputs)
+
+        def run_static(inputs: list[np.ndarray]) -> list[np.ndarray]:
+            return exe.run(*inputs)
+
+        run_static.profile = exe.profile  # type: ignore[attr-defined]
+        return run_static
+
+    last: list[tuple] = []
 
     def run_specialized(inputs: list[np.ndarray]) -> list[np.ndarray]:
         shapes = tuple(x.shape for x in exe.bind(inputs, {}))
+        last[:] = [shapes]
         if shapes not in exe.cached_shapes:
             times = exe.specialization(shapes).compile_seconds
             shown = ", ".join("x".join(map(str, s)) or "scalar" for s in shapes)
@@ -222,6 +233,7 @@ def compiled(module: ModuleOp, fn: func.FuncOp, opt_level: int, target: str | No
                 sys.stderr.write(Timing(list(times.items())).report())
         return exe.run(*inputs)
 
+    run_specialized.profile = lambda: exe.specialization(last[0]).profile() if last else None  # type: ignore[attr-defined]
     return run_specialized
 
 
@@ -274,9 +286,13 @@ def run(argv: list[str] | None = None) -> int:
 
             profiled = target_of(module, args.target)[0]
             profiled.profile()  # forget what earlier calls measured
-        make = {"interp": interpreted, "jit": lambda m, f: compiled(m, f, args.opt_level, args.target, args.time_passes)}
-        outputs, times = timed(make[args.backend](module, fn), inputs, args.bench)
-        report = profiled.profile() if profiled is not None else None
+        make = {"interp": interpreted,
+                "jit": lambda m, f: compiled(m, f, args.opt_level, args.target, args.time_passes, args.profile)}
+        runner = make[args.backend](module, fn)
+        outputs, times = timed(runner, inputs, args.bench)
+        kernels = runner.profile() if args.profile and args.backend == "jit" else None
+        reports = [kernels.table() if kernels is not None else None, profiled.profile() if profiled is not None else None]
+        report = "\n".join(r for r in reports if r)
         reference = None
         if args.check:
             other = "interp" if args.backend == "jit" else "jit"

@@ -64,6 +64,7 @@ for _name, _module, _cls in (
     ("pack", "pack", "PackPass"),
     ("partition", "partition", "PartitionPass"),
     ("plan-memory", "plan_memory", "PlanMemoryPass"),
+    ("profile-kernels", "profile_kernels", "ProfileKernelsPass"),
     ("scalar-replace", "scalar_replace", "ScalarReplacePass"),
     ("simplify-inference", "simplify_inference", "SimplifyInferencePass"),
     ("split-functions", "split_functions", "SplitFunctionsPass"),
