@@ -153,6 +153,9 @@ def test_weights_are_packed_at_compile_time_and_the_schedule_is_on_the_nest():
         (16, 16, 5, 5, dict(oc_vectors=1, block=16, ow_tile=5, oh_tile=4)),  # short rows: 4 rows of 5 = 20 accumulators
         (8, 64, 56, 56, dict(oc_vectors=2, block=16, ow_tile=4, oh_tile=1)),  # AVX2: 10 accumulators, 56 = 14 x 4
         (8, 8, 14, 14, dict(oc_vectors=1, block=8, ow_tile=7, oh_tile=1)),
+        # 27 = 6 x 4 + 3 (8 accumulators, then 6), not 9 x 3 (6: a quarter of the FMA pipes idle)
+        (8, 128, 27, 27, dict(oc_vectors=2, block=16, ow_tile=4, oh_tile=1)),
+        (16, 128, 13, 13, dict(oc_vectors=2, block=32, ow_tile=9, oh_tile=1)),  # 9 + 4, not 10 + 3 (6 accumulators)
     ],
 )
 def test_knobs_fit_the_register_file(lanes, o, oh, ow, want):

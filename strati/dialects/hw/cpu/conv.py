@@ -29,8 +29,9 @@ Each output sums its products in the order (kh, kw, ic), not the reference's (ic
 the results agree with it to rounding, not bit for bit.  The knobs come from the target
 (:func:`conv_knobs`): ``oc_vectors`` 2 when there are channels for it, ``R`` as many pixels
 as leave room for the accumulators, one vector of weights per ``oc_vectors`` and a broadcast
-(:data:`ACC_SHARE` of the registers: 10 pixels x 2 vectors with AVX-512, 5 x 2 with AVX2), a
-divisor of the row when one is near, and whole rows together when a row is shorter.
+(:data:`ACC_SHARE` of the registers: 10 pixels x 2 vectors with AVX-512, 5 x 2 with AVX2), the
+tile that runs the row fastest counting the last, shorter tile (:func:`tile_cost`: too few
+accumulators leave the FMA pipes idle), and whole rows together when a row is shorter.
 """
 
 from __future__ import annotations
@@ -75,17 +76,33 @@ Measured on AVX-512 (3x3, 64 and 512 channels): a tile of 8 to 12 pixels x 2 vec
 faster than one of 14 x 2 (28 accumulators), which LLVM spills."""
 
 
+FMAS_IN_FLIGHT = 8
+"""Independent FMAs that keep the FMA pipes busy: two pipes of latency 4 (Skylake-X, Zen 2 to
+4).  A register tile of fewer accumulators runs at that fraction of the peak."""
+
+
+def tile_cost(ow: int, tile: int, vecs: int) -> float:
+    """The time of a row of ``ow`` pixels in tiles of ``tile`` (the last ``ow mod tile`` pixels
+    one tile of their own), in pixel steps at full speed: a tile of ``k`` pixels x ``vecs``
+    accumulators runs at ``min(1, k * vecs / FMAS_IN_FLIGHT)`` of it."""
+    def speed(k: int) -> float:
+        return min(1.0, k * vecs / FMAS_IN_FLIGHT)
+
+    left = ow % tile
+    return (ow - left) / speed(tile) + (left / speed(left) if left else 0.0)
+
+
 def conv_knobs(target: TargetAttr, o: int, oh: int, ow: int) -> dict[str, int]:
     """``lanes``, ``oc_vectors`` (vectors of output channels per block), ``block`` (their
     lanes) and ``ow_tile`` (pixels per register tile) of a convolution with ``o`` output
-    channels and rows of ``ow`` pixels."""
+    channels and rows of ``ow`` pixels: the tile of at most the accumulators' registers that
+    runs a row fastest (:func:`tile_cost`), a divisor of the row on a tie (less code)."""
     lanes = target["vector_width"]
     vecs = 2 if o >= 2 * lanes else 1
     most = max(1, int(registers(target) * ACC_SHARE) // vecs)
     tile = min(ow, most)
     if ow > most:
-        divisors = [r for r in range(most, (most + 1) // 2 - 1, -1) if ow % r == 0]
-        tile = divisors[0] if divisors else most
+        tile = min(range(1, most + 1), key=lambda t: (tile_cost(ow, t, vecs), ow % t != 0, -t))
     rows = max(1, min(oh, most // tile)) if tile == ow else 1
     return {"lanes": lanes, "oc_vectors": vecs, "block": vecs * lanes, "ow_tile": tile, "oh_tile": rows}
 
