@@ -22,6 +22,10 @@ inputs followed by ``P``'s inputs, each through ``P``'s map composed with
 the value ``P`` yielded.  An input that is already there with the same map is
 shared.  The rewrite repeats until nothing fuses.
 
+An elementwise consumer that reads such a producer through a ``tensor.reshape`` is first
+rewritten on the producer's shape and loops (:func:`expand_through_reshape`), so that the
+producer fuses into it.
+
 The same routine (:func:`fuse_generics`) is what ``graph.fused``'s ``lower`` runs
 on the ops its body lowered to, so a fusion group becomes as few generics as
 these rules allow; the pass applies it to whole functions.  An elementwise
@@ -38,7 +42,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from strati.dialects.tensor.ops import PARALLEL, EmptyOp, GenericOp, IndexOp, YieldOp
+from strati.dialects.tensor.ops import PARALLEL, EmptyOp, GenericOp, IndexOp, ReshapeOp, YieldOp
 from strati.dialects.tensor.build import element_type
 
 
@@ -252,6 +256,65 @@ def _grown_producer_body(producer: GenericOp, consumer: GenericOp, positions: li
     return block
 
 
+def expand_through_reshape(consumer: GenericOp, members: set[Operation] | None = None) -> GenericOp | None:
+    """An elementwise consumer (identity maps, one shape, no ``tensor.index``) that reads the
+    result of a permutation generic through a ``tensor.reshape``, rewritten on the producer's
+    shape and loops, so that the producer fuses into it: its other operands reshaped alike,
+    its result reshaped back (a reshape is a view once bufferized).  Elementwise work does not
+    care how its row-major elements are grouped into dimensions, as MLIR's reshape propagation
+    by expansion uses.  This is how relu or a residual add joins the copy that takes a blocked
+    convolution's result back to NCHW (:mod:`strati.dialects.hw.cpu.conv`).  None when the
+    consumer is not one such."""
+    if len(consumer.res) != 1 or any(k != PARALLEL for k in consumer.kinds):
+        return None
+    operands = [*consumer.inputs, *consumer.outputs]
+    result_type = consumer.res[0].type
+    if any(m != AffineMap.identity(m.num_dims) for m in consumer.maps):
+        return None
+    if any(not isinstance(v.type, TensorType) or v.type.get_shape() != result_type.get_shape() for v in operands):
+        return None
+    if any(isinstance(o, IndexOp) for o in consumer.body.walk()):
+        return None
+    for k, value in enumerate(consumer.inputs):
+        reshape, source = value.owner, None
+        if isinstance(reshape, ReshapeOp) and value.has_one_use():
+            source = reshape.input
+        producer = source.owner if source is not None else None
+        if not isinstance(producer, GenericOp) or not source.has_one_use() or len(producer.res) != 1:
+            continue
+        if (members is not None and producer not in members) or any(kind != PARALLEL for kind in producer.kinds):
+            continue
+        loops = producer.maps[len(producer.inputs)]
+        if not is_permutation(loops):
+            continue
+        shape = source.type.get_shape()
+
+        def reshaped(v: SSAValue) -> SSAValue:
+            t = TensorType(element_type(v), shape)
+            new = EmptyOp(t) if isinstance(v.owner, EmptyOp) else ReshapeOp.build(operands=[v], result_types=[t])
+            Rewriter.insert_op(new, InsertPoint.before(consumer))
+            return new.results[0]
+
+        inputs = [source if j == k else reshaped(v) for j, v in enumerate(consumer.inputs)]
+        outputs = [reshaped(v) for v in consumer.outputs]
+        expanded = GenericOp(inputs, outputs, [loops] * len(operands), [PARALLEL] * loops.num_dims,
+                             consumer.detach_region(consumer.body))  # fmt: skip
+        expanded.attributes.update(consumer.attributes)
+        expanded.location = consumer.location
+        back = ReshapeOp.build(operands=[expanded.res[0]], result_types=[result_type])
+        Rewriter.insert_op(expanded, InsertPoint.before(consumer))
+        Rewriter.insert_op(back, InsertPoint.before(consumer))
+        back.results[0].name_hint = consumer.res[0].name_hint
+        consumer.res[0].replace_all_uses_with(back.results[0])
+        olds = [v.owner for v in operands if isinstance(v.owner, Operation)]
+        Rewriter.erase_op(consumer)
+        for old in olds:  # the reshape read and an emptied destination, now unused
+            if isinstance(old, (ReshapeOp, EmptyOp)) and not old.results[0].uses:
+                Rewriter.erase_op(old)
+        return expanded
+    return None
+
+
 def fuse_generics(ops: Collection[Operation] | Block) -> int:
     """Fuse producers into consumers among ``ops`` (or all the generics of a block) until
     nothing fuses; returns the number of fusions.  Only generics in ``ops`` take part."""
@@ -275,6 +338,12 @@ def fuse_generics(ops: Collection[Operation] | Block) -> int:
             if not isinstance(op, GenericOp) or (members is not None and op not in members):
                 op = op.next_op
                 continue
+            expanded = expand_through_reshape(op, members)
+            if expanded is not None:
+                if members is not None:
+                    members.discard(op)
+                    members.add(expanded)
+                op = expanded
             fused = None
             for value in op.inputs:
                 producer = value.owner
@@ -295,4 +364,4 @@ def fuse_generics(ops: Collection[Operation] | Block) -> int:
     return count
 
 
-__all__ = ["fuse_generics"]
+__all__ = ["expand_through_reshape", "fuse_generics"]

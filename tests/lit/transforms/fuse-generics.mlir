@@ -220,3 +220,36 @@ func.func @group(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %p: tensor<4x
   }
   func.return %y : tensor<1x4x6x6xf32>
 }
+
+// -----
+
+// An elementwise consumer reading a transposing copy through a reshape (the copy that takes a
+// blocked convolution back to NCHW, then a residual add and relu) is rewritten on the copy's
+// shape and loops, its other input and its result reshaped (views once bufferized), so the
+// copy fuses into it: one generic in the copy's loop order, reading %x in order.
+// CHECK-LABEL: func.func @through_reshape(
+// CHECK-NEXT: [[R:%[0-9]+]] = tensor.reshape %res : (tensor<8x3xf32>) -> tensor<2x4x3xf32>
+// CHECK-NEXT: [[E:%[0-9]+]] = tensor.empty() : tensor<2x4x3xf32>
+// CHECK-NEXT: [[Y:%[0-9]+]] = tensor.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2, d1)>], iterator_types = ["parallel", "parallel", "parallel"]} ins([[R]], %x : tensor<2x4x3xf32>, tensor<2x3x4xf32>) outs([[E]] : tensor<2x4x3xf32>) {
+// CHECK: arith.addf
+// CHECK: arith.maximumf
+// CHECK: } -> tensor<2x4x3xf32>
+// CHECK-NEXT: %y = tensor.reshape [[Y]] : (tensor<2x4x3xf32>) -> tensor<8x3xf32>
+// CHECK-NEXT: func.return %y
+func.func @through_reshape(%x: tensor<2x3x4xf32>, %res: tensor<8x3xf32>) -> tensor<8x3xf32> {
+  %e0 = tensor.empty() : tensor<2x4x3xf32>
+  %t = tensor.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2, d1)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<2x3x4xf32>) outs(%e0 : tensor<2x4x3xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    tensor.yield %a : f32
+  } -> tensor<2x4x3xf32>
+  %v = tensor.reshape %t : (tensor<2x4x3xf32>) -> tensor<8x3xf32>
+  %e1 = tensor.empty() : tensor<8x3xf32>
+  %y = tensor.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%v, %res : tensor<8x3xf32>, tensor<8x3xf32>) outs(%e1 : tensor<8x3xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    %z = arith.constant 0.0 : f32
+    %m = arith.maximumf %s, %z : f32
+    tensor.yield %m : f32
+  } -> tensor<8x3xf32>
+  func.return %y : tensor<8x3xf32>
+}

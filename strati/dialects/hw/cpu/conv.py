@@ -11,7 +11,8 @@ The ``blocked`` strategy of ``graph.conv2d`` lowers a convolution to three tenso
 * the blocked output copied back to NCHW (the channel padding dropped): in block order
   when the channels fill whole blocks (the reads in order, a pixel's ``C`` stores to ``C``
   rows that stay in L1), else in NCHW order; an elementwise consumer (relu, a residual add)
-  follows it as its own vector loop, or joins the copy.
+  joins the copy (``fuse-generics`` rewrites it on the blocked shape through the reshape,
+  :func:`strati.dialects.tensor.fusion.expand_through_reshape`).
 
 The generic carries ``schedule.ow_tile = R`` (``R`` pixels of a register tile).  At the loop
 level ``cpu-schedule-conv`` (the CPU pipeline's) turns its nest into a register-tiled
