@@ -1836,6 +1836,8 @@ def _pool_out(size: int, k: int, s: int, b: int, e: int, d: int, ceil_mode: bool
 def _pool(n: Node):
     x = n.x(0)
     xs = n.shape(0)
+    if n.dtype(0).kind not in "fiu":
+        raise NodeError(f"{n.op_type} takes numbers, not {n.dtype(0)}")
     kernel = n.ints("kernel_shape")
     if kernel is None:
         raise NodeError("kernel_shape must be given")
