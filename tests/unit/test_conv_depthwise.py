@@ -132,9 +132,9 @@ def test_grouped_as_matmul_matches_numpy(case, lanes, opt_level):
 @pytest.mark.parametrize(
     "lanes, oh, ow, want",
     [
-        (16, 5, 24, (12, 1)),  # 20 accumulators at most (5/8 of 32 registers): a divisor of the row near it
+        (16, 5, 24, (12, 1)),  # 20 accumulators at most (5/8 of 32 registers): a divisor of the row
         (8, 5, 24, (8, 1)),  # 10 with AVX2's 16
-        (8, 9, 23, (10, 1)),  # no divisor: 10, 10 and a tile of 3
+        (8, 9, 23, (8, 1)),  # no divisor: 8, 8 and 7, not 10, 10 and 3 (3 FMAs in flight leave the pipes idle)
         (16, 7, 7, (7, 2)),  # whole rows: two 7-pixel rows in 20 registers
         (8, 1, 1, (1, 1)),
     ],

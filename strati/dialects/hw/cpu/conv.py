@@ -30,8 +30,8 @@ Each output sums its products in the order (kh, kw, ic), not the reference's (ic
 the results agree with it to rounding, not bit for bit.  The knobs come from the target
 (:func:`conv_knobs`): ``oc_vectors`` 2 when there are channels for it, ``R`` as many pixels
 as leave room for the accumulators, one vector of weights per ``oc_vectors`` and a broadcast
-(:data:`ACC_SHARE` of the registers: 10 pixels x 2 vectors with AVX-512, 5 x 2 with AVX2), the
-tile that runs the row fastest counting the last, shorter tile (:func:`tile_cost`: too few
+(:data:`~.registers.ACC_SHARE` of the registers: 10 pixels x 2 vectors with AVX-512, 5 x 2 with AVX2), the
+tile that runs the row fastest counting the last, shorter tile (:mod:`.registers`: too few
 accumulators leave the FMA pipes idle), and whole rows together when a row is shorter.
 """
 
@@ -51,6 +51,7 @@ from xdsl.utils.exceptions import VerifyException
 from strati import registry
 from strati.dense import dense_from_numpy
 from strati.dialects.graph.attrs.nn import conv_params
+from strati.dialects.hw.cpu.registers import ACC_SHARE, registers, row_tile
 from strati.dialects.hw.ops import TargetAttr
 from strati.dialects.hw.target import target_of
 from strati.dialects.shapes import shape_of
@@ -65,45 +66,15 @@ OH_TILE = "schedule.oh_tile"
 """Its rows: more than one when a whole row is narrower than the register tile (7x7 images)."""
 
 
-def registers(target: TargetAttr) -> int:
-    """Vector registers: 32 with AVX-512 (and NEON), 16 with AVX2/AVX/SSE."""
-    return 32 if target["vector_width"] >= 16 else 16
-
-
-ACC_SHARE = 5 / 8
-"""The share of the vector registers the accumulators take (20 of AVX-512's 32, 10 of AVX2's
-16): the rest holds the weight vectors and the broadcasts of several pixels in flight.
-Measured on AVX-512 (3x3, 64 and 512 channels): a tile of 8 to 12 pixels x 2 vectors runs
-faster than one of 14 x 2 (28 accumulators), which LLVM spills."""
-
-
-FMAS_IN_FLIGHT = 8
-"""Independent FMAs that keep the FMA pipes busy: two pipes of latency 4 (Skylake-X, Zen 2 to
-4).  A register tile of fewer accumulators runs at that fraction of the peak."""
-
-
-def tile_cost(ow: int, tile: int, vecs: int) -> float:
-    """The time of a row of ``ow`` pixels in tiles of ``tile`` (the last ``ow mod tile`` pixels
-    one tile of their own), in pixel steps at full speed: a tile of ``k`` pixels x ``vecs``
-    accumulators runs at ``min(1, k * vecs / FMAS_IN_FLIGHT)`` of it."""
-    def speed(k: int) -> float:
-        return min(1.0, k * vecs / FMAS_IN_FLIGHT)
-
-    left = ow % tile
-    return (ow - left) / speed(tile) + (left / speed(left) if left else 0.0)
-
-
 def conv_knobs(target: TargetAttr, o: int, oh: int, ow: int) -> dict[str, int]:
     """``lanes``, ``oc_vectors`` (vectors of output channels per block), ``block`` (their
     lanes) and ``ow_tile`` (pixels per register tile) of a convolution with ``o`` output
     channels and rows of ``ow`` pixels: the tile of at most the accumulators' registers that
-    runs a row fastest (:func:`tile_cost`), a divisor of the row on a tie (less code)."""
+    runs a row fastest (:func:`~.registers.row_tile`)."""
     lanes = target["vector_width"]
     vecs = 2 if o >= 2 * lanes else 1
     most = max(1, int(registers(target) * ACC_SHARE) // vecs)
-    tile = min(ow, most)
-    if ow > most:
-        tile = min(range(1, most + 1), key=lambda t: (tile_cost(ow, t, vecs), ow % t != 0, -t))
+    tile = row_tile(ow, most, vecs)
     rows = max(1, min(oh, most // tile)) if tile == ow else 1
     return {"lanes": lanes, "oc_vectors": vecs, "block": vecs * lanes, "ow_tile": tile, "oh_tile": rows}
 

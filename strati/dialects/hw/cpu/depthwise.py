@@ -26,7 +26,7 @@ channels: the channel vector loop vectorised, ``ow_tile`` pixels unrolled and ja
 
 Every tap's input is a contiguous vector load whatever the stride, so strides 1 and 2 run the
 same code.  The knobs come from the target (:func:`depthwise_knobs`: one vector of channels
-per block, as many pixels as :data:`~.conv.ACC_SHARE` of the vector registers hold) and are
+per block, as many pixels as :data:`~.registers.ACC_SHARE` of the vector registers hold) and are
 overridden by the same names set on the ``graph.conv2d`` op (``schedule.ow_tile = 8``).
 Each output sums its taps in the reference's order (kh, kw), from the bias.
 """
@@ -41,7 +41,8 @@ from xdsl.ir.affine import AffineConstantExpr, AffineMap
 from strati import registry
 from strati.dense import dense_from_numpy
 from strati.dialects.graph.attrs.nn import conv_params
-from strati.dialects.hw.cpu.conv import ACC_SHARE, OH_TILE, OW_TILE, _constant, _pack_bias, _static, registers, unblock
+from strati.dialects.hw.cpu.conv import OH_TILE, OW_TILE, _constant, _pack_bias, _static, unblock
+from strati.dialects.hw.cpu.registers import ACC_SHARE, registers, row_tile
 from strati.dialects.hw.ops import TargetAttr
 from strati.dialects.tensor import scalar as s
 from strati.dialects.tensor.build import TensorBuilder, dims, element_type, shape
@@ -65,16 +66,12 @@ def is_depthwise(op: Operation, target: TargetAttr) -> bool:
 
 def depthwise_knobs(target: TargetAttr, oh: int, ow: int, given: dict[str, int] | None = None) -> dict[str, int]:
     """``lanes`` (= ``block``: one vector of channels per block) and the register tile:
-    ``ow_tile`` pixels of a row (a divisor of the row when one is near the most the registers
-    hold), or ``oh_tile`` whole rows when a row is shorter; ``given`` ones taken as they are."""
+    ``ow_tile`` pixels of a row (:func:`~.registers.row_tile`, one vector per pixel), or
+    ``oh_tile`` whole rows when a row is shorter; ``given`` ones taken as they are."""
     given = given or {}
     lanes = target["vector_width"]
     most = max(1, int(registers(target) * ACC_SHARE))
-    tile = min(ow, most)
-    if ow > most:
-        divisors = [r for r in range(most, (most + 1) // 2 - 1, -1) if ow % r == 0]
-        tile = divisors[0] if divisors else most
-    tile = min(ow, given.get("ow_tile", tile))
+    tile = min(ow, given.get("ow_tile", row_tile(ow, most, 1)))
     rows = given.get("oh_tile", max(1, min(oh, most // tile)) if tile == ow else 1)
     return {"lanes": lanes, "block": lanes, "ow_tile": tile, "oh_tile": min(oh, rows)}
 

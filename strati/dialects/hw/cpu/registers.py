@@ -1,0 +1,50 @@
+"""The register-file model the CPU's microkernels share (blocked and depthwise convolutions, matmul).
+
+A microkernel keeps a tile of accumulators in vector registers across its reduction loop.  Two
+facts of the target decide the tile: how many vector registers there are (:func:`registers`,
+from the description's ``vector_width``), and how many independent FMAs keep the FMA pipes busy
+(:data:`FMAS_IN_FLIGHT`): a tile of fewer accumulators waits on the FMA latency.
+"""
+
+from __future__ import annotations
+
+from strati.dialects.hw.ops import TargetAttr
+
+FMAS_IN_FLIGHT = 8
+"""Independent FMAs that keep the FMA pipes busy: two pipes of latency 4 (Skylake-X, Zen 2 to
+4).  A register tile of fewer accumulators runs at that fraction of the peak."""
+
+ACC_SHARE = 5 / 8
+"""The share of the vector registers a convolution's accumulators take (20 of AVX-512's 32, 10
+of AVX2's 16): the rest holds the weight vectors and the broadcasts of several pixels in flight.
+Measured on AVX-512 (3x3, 64 and 512 channels): a tile of 8 to 12 pixels x 2 vectors runs
+faster than one of 14 x 2 (28 accumulators), which LLVM spills."""
+
+
+def registers(target: TargetAttr) -> int:
+    """Vector registers: 32 with AVX-512 (and NEON), 16 with AVX2/AVX/SSE."""
+    return 32 if target["vector_width"] >= 16 else 16
+
+
+def tile_cost(ow: int, tile: int, vecs: int) -> float:
+    """The time of a row of ``ow`` pixels in tiles of ``tile`` (the last ``ow mod tile`` pixels
+    one tile of their own), in pixel steps at full speed: a tile of ``k`` pixels x ``vecs``
+    accumulators runs at ``min(1, k * vecs / FMAS_IN_FLIGHT)`` of it."""
+
+    def speed(k: int) -> float:
+        return min(1.0, k * vecs / FMAS_IN_FLIGHT)
+
+    left = ow % tile
+    return (ow - left) / speed(tile) + (left / speed(left) if left else 0.0)
+
+
+def row_tile(ow: int, most: int, vecs: int) -> int:
+    """The pixels of a register tile along a row of ``ow``: the whole row when it fits in
+    ``most``, else the tile of at most ``most`` that runs the row fastest (:func:`tile_cost`),
+    a divisor of the row on a tie (less code)."""
+    if ow <= most:
+        return ow
+    return min(range(1, most + 1), key=lambda t: (tile_cost(ow, t, vecs), ow % t != 0, -t))
+
+
+__all__ = ["ACC_SHARE", "FMAS_IN_FLIGHT", "registers", "row_tile", "tile_cost"]
