@@ -14,7 +14,7 @@ from strati.context import make_context
 from strati.dense import dense_from_numpy
 from strati.dialects.graph.ops import ConstantOp
 from strati.dialects.hw import TARGET_ATTR
-from strati.dialects.hw.cpu.conv import OW_TILE, conv_knobs, is_blocked
+from strati.dialects.hw.cpu.conv import OW_TILE, ROWS_OUTER, conv_knobs, is_blocked, rows_outer
 from strati.dialects.hw.cpu.target import host_cpu
 from strati.compiler import lower_to
 from strati.runtime.interpreter import find_function
@@ -120,6 +120,44 @@ def test_blocked_matches_numpy(case, lanes, opt_level):
         exe = strati.compile(module, opt_level=opt_level)
     got = exe(x, b) if constant else exe(x, w, b)
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
+
+
+ROWS_CASES = [(3, 64, 32, 32, 3, 1, 1, 1, 1), (3, 64, 33, 31, 3, 2, 1, 1, 1), (8, 64, 31, 29, 3, 1, 1, 1, 2)]
+
+
+@pytest.mark.parametrize("lanes", [8, 16])
+@pytest.mark.parametrize("case", ROWS_CASES, ids=[case_id(c) for c in ROWS_CASES])
+def test_rows_outside_the_blocks_match_numpy(case, lanes):
+    """With a 24 KB L2 in the description, these images (14-16 KB padded, a group's) do not fit
+    half of it and the weights (7-9 KB) do: the rows loop outside the channel blocks (the knob
+    on the nest), and the results do not move (odd sizes, stride 2, two groups)."""
+    c, o, h, wd, k, stride, pad, dilation, groups = case
+    target = host_cpu().replace(vector_width=lanes, l2=24 * 1024)
+    x = RNG.standard_normal((1, c, h, wd)).astype(np.float32)
+    w = RNG.standard_normal((o, c // groups, k, k)).astype(np.float32)
+    b = RNG.standard_normal(o).astype(np.float32)
+    want = reference(x, w, b, stride, pad, dilation, groups)
+    oh = (h + 2 * pad - dilation * (k - 1) - 1) // stride + 1
+    ow = (wd + 2 * pad - dilation * (k - 1) - 1) // stride + 1
+    text = module_text(x.shape, w.shape, (1, o, oh, ow), stride, pad, dilation, groups, bias=True, relu=False)
+    module = constant_weights(parse_module(make_context(), text, "conv.mlir"), w)
+    module.attributes[TARGET_ATTR] = target
+    with forced("graph.conv2d", "cpu", "blocked"):
+        loops = lower_to(parse_module(make_context(), str(module), "conv.mlir"), "loop")
+        exe = strati.compile(module)
+    assert any(ROWS_OUTER in op.attributes for op in loops.walk())
+    got = exe(x, b)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
+
+
+def test_rows_go_outside_when_the_image_does_not_fit_l2():
+    """ResNet-50's 3x3 on 64 channels of 56x56 (an 861 KB padded image, 147 KB of weights): the
+    rows outside on both widths (a 512 KB L2); on 256 channels of 14x14 (2.4 MB of weights) the
+    blocks stay outside; one block has nothing to gain."""
+    target = host_cpu().replace(l2=512 * 1024)
+    assert rows_outer(target, 64 * 58 * 58 * 4, 64 * 64 * 9 * 4, 4, 56)
+    assert not rows_outer(target, 256 * 16 * 16 * 4, 256 * 256 * 9 * 4, 16, 14)
+    assert not rows_outer(target, 64 * 58 * 58 * 4, 16 * 64 * 9 * 4, 1, 56)
 
 
 def test_weights_are_packed_at_compile_time_and_the_schedule_is_on_the_nest():
