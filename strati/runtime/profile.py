@@ -16,8 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from strati.dialects.loop.profile import SLOTS
-from strati.transforms.profile_kernels import WHOLE_CALL
+from strati.dialects.loop.profile import SLOTS, WHOLE_CALL
 
 _clock: dict[str, object] = {}  # "rate": cycles per second; "engine": the JIT owning the reader's code
 

@@ -25,11 +25,9 @@ from xdsl.passes import ModulePass
 from xdsl.traits import SymbolTable
 
 from strati.dialects.loop.ops import VIEW_OPS
-from strati.dialects.loop.profile import LABELS_ATTR, ProfileBeginOp, ProfileEndOp
+from strati.dialects.loop.profile import LABELS_ATTR, WHOLE_CALL, ProfileBeginOp, ProfileEndOp
 from strati.transforms.outline_kernels import KERNEL_ATTR
 
-WHOLE_CALL = "(the whole call)"
-"""The end of the label of a function's own counter (around its whole body)."""
 MEASURED = (func.CallOp, memref.CopyOp)
 """Top-level ops measured besides those with regions (loop nests, control flow)."""
 
@@ -96,4 +94,4 @@ class ProfileKernelsPass(ModulePass):
         op.attributes[LABELS_ATTR] = ArrayAttr([StringAttr(s) for s in labels])
 
 
-__all__ = ["WHOLE_CALL", "ProfileKernelsPass", "label", "written_buffers"]
+__all__ = ["ProfileKernelsPass", "label", "written_buffers"]

@@ -74,9 +74,12 @@ def feeds_of(model, inputs, const):
     return {f"in{i}": np.asarray(x) for i, x in enumerate(inputs) if x is not None and i not in const}
 
 
-def run_oracle(model, feeds):
-    """onnxruntime; ONNX's reference evaluator for the models onnxruntime refuses."""
+def run_oracle(model, feeds, reference: bool = False):
+    """onnxruntime; ONNX's reference evaluator for the models onnxruntime refuses, or always
+    (``reference``) where onnxruntime is not exact on every host."""
     try:
+        if reference:
+            raise LookupError("the reference evaluator is asked for")
         session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     except Exception:  # noqa: BLE001 - an opset or type onnxruntime does not implement
         from onnx.reference import ReferenceEvaluator
@@ -95,10 +98,10 @@ def run_strati(model, feeds):
         return run_function(module, bind_feeds(fn, feeds))
 
 
-def check(op_type, inputs, opset=17, n_outputs=1, const=(), outputs=None, exact=False, **attrs):
+def check(op_type, inputs, opset=17, n_outputs=1, const=(), outputs=None, exact=False, reference=False, **attrs):
     model = make_model(op_type, inputs, attrs, opset, n_outputs, const, outputs)
     feeds = feeds_of(model, inputs, const)
-    want, oracle = run_oracle(model, feeds)
+    want, oracle = run_oracle(model, feeds, reference)
     got = run_strati(model, feeds)
     where = f"{op_type} opset {opset} {attrs} inputs {[None if x is None else np.asarray(x).shape for x in inputs]} vs {oracle}"
     assert len(got) == len(want), where
@@ -803,10 +806,13 @@ def case_cumsum(rng):
 
 @case("MatMulInteger", "ConvInteger")
 def case_integer_products(rng):
+    """Against onnx's reference: onnxruntime's u8 x s8 kernels on AVX2 without VNNI add the
+    products in pairs in saturating int16 (vpmaddubsw): on an AMD EPYC one sum of 11909 came
+    out 8456."""
     a = randint(rng, (2, 3, 4), 0, 256, np.uint8)
     b = randint(rng, (4, 5), -128, 128, np.int8)
-    check("MatMulInteger", [a, b, np.uint8(rng.integers(0, 256)), np.int8(rng.integers(-128, 128))], 10, exact=True)
-    check("MatMulInteger", [a, b], 10, exact=True)
+    check("MatMulInteger", [a, b, np.uint8(rng.integers(0, 256)), np.int8(rng.integers(-128, 128))], 10, exact=True, reference=True)
+    check("MatMulInteger", [a, b], 10, exact=True, reference=True)
     x = randint(rng, (1, 2, 5, 6), 0, 256, np.uint8)
     w = randint(rng, (3, 2, 2, 3), 0, 256, np.uint8)
     check("ConvInteger", [x, w, np.uint8(rng.integers(0, 256)), np.uint8(rng.integers(0, 256))], 10, exact=True, strides=[1, 2])

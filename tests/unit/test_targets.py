@@ -117,7 +117,8 @@ func.func @conv(%x: tensor<1x{c}x{hw}x{hw}xf32>, %w: tensor<{o}x{c}x{k}x{k}xf32>
     ],
 )
 def test_conv2d_strategy_is_chosen_by_cost(lanes, shape, want):
-    target = host_cpu().replace(vector_width=lanes)
+    # A fixed description (the choices read the caches too): AVX2 or AVX-512 with a 1 MiB L2.
+    target = host_cpu().replace(vector_width=lanes, fma=True, cores=2, l1=32768, l2=1 << 20, l3=16 << 20)
     op = next(o for o in parse(conv(*shape)).walk() if o.name == "graph.conv2d")
     choice = choose(op, target)
     assert choice.strategy.name == want[lanes]

@@ -35,6 +35,8 @@ COUNTERS_SYMBOL = "strati.profile.counters"
 """The counters' global in the generated code (after the module's symbol prefix)."""
 SLOTS = 3
 """Per counter: the cycle count at the last begin, the cycles summed, the calls."""
+WHOLE_CALL = "(the whole call)"
+"""The end of the label of a function's own counter (around its whole body)."""
 
 
 class _ProfileOp(IRDLOperation):
@@ -135,4 +137,4 @@ for _op, _emit in ((ProfileBeginOp, emit_begin), (ProfileEndOp, emit_end)):
     register_op_attr(_op.name, "emit", _emit)
     register_op_attr(_op.name, "reference", lambda op: None)  # the interpreters measure nothing
 
-__all__ = ["COUNTERS_SYMBOL", "LABELS_ATTR", "PROFILE_OPS", "SLOTS", "ProfileBeginOp", "ProfileEndOp", "profile_labels"]
+__all__ = ["COUNTERS_SYMBOL", "LABELS_ATTR", "PROFILE_OPS", "SLOTS", "WHOLE_CALL", "ProfileBeginOp", "ProfileEndOp", "profile_labels"]
