@@ -3,8 +3,9 @@ and printing dense float attributes so that they read back exactly."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
-import ml_dtypes
 from xdsl.dialects.builtin import (
     BFloat16Type,
     BytesAttr,
@@ -28,20 +29,29 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 from xdsl.printer import Printer
 
-NARROW_FLOATS = {
-    BFloat16Type: np.dtype(ml_dtypes.bfloat16),
-    Float8E4M3FNType: np.dtype(ml_dtypes.float8_e4m3fn),
-    Float8E4M3FNUZType: np.dtype(ml_dtypes.float8_e4m3fnuz),
-    Float8E5M2Type: np.dtype(ml_dtypes.float8_e5m2),
-    Float8E5M2FNUZType: np.dtype(ml_dtypes.float8_e5m2fnuz),
-}
-"""bf16 and the float8 types: numpy dtypes from ml_dtypes (onnx's own dependency), kind 'V'."""
-_NARROW_BY_DTYPE = {dtype: cls() for cls, dtype in NARROW_FLOATS.items()}
+NARROW_TYPES = (BFloat16Type, Float8E4M3FNType, Float8E4M3FNUZType, Float8E5M2Type, Float8E5M2FNUZType)
+"""bf16 and the float8 types: numpy dtypes from ml_dtypes (:func:`narrow_floats`), kind 'V'."""
+
+
+@functools.cache
+def narrow_floats() -> dict[type, np.dtype]:
+    """The numpy dtype of each of :data:`NARROW_TYPES`; ml_dtypes is imported on first use (0.7
+    takes a second to import: a tool run on IR without these types does not pay it)."""
+    import ml_dtypes
+
+    names = ("bfloat16", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz")
+    return {cls: np.dtype(getattr(ml_dtypes, name)) for cls, name in zip(NARROW_TYPES, names)}
+
+
+@functools.cache
+def _narrow_by_dtype() -> dict[np.dtype, Attribute]:
+    return {dtype: cls() for cls, dtype in narrow_floats().items()}
 
 
 def is_narrow_float(dtype: np.dtype) -> bool:
     """A bf16 or float8 dtype (ml_dtypes): numpy does arithmetic on them, but its kind is not 'f'."""
-    return np.dtype(dtype) in _NARROW_BY_DTYPE
+    dtype = np.dtype(dtype)
+    return dtype.kind == "V" and dtype in _narrow_by_dtype()
 
 
 def call_reference(reference, op, *values, **kwargs):
@@ -56,7 +66,7 @@ def call_reference(reference, op, *values, **kwargs):
     outs = [out] if single else list(out)
     for i, r in enumerate(op.results[: len(outs)]):
         element = getattr(r.type, "get_element_type", None)
-        dtype = NARROW_FLOATS.get(type(element())) if element is not None else None
+        dtype = narrow_floats().get(type(element())) if element is not None else None
         if dtype is not None and np.asarray(outs[i]).dtype != dtype:
             outs[i] = np.asarray(outs[i]).astype(dtype)
     return outs[0] if single else type(out)(outs) if isinstance(out, tuple) else outs
@@ -80,7 +90,7 @@ def to_dtype(element_type: Attribute) -> np.dtype:
         case Float16Type():
             return np.dtype(np.float16)
         case BFloat16Type() | Float8E4M3FNType() | Float8E4M3FNUZType() | Float8E5M2Type() | Float8E5M2FNUZType():
-            return NARROW_FLOATS[type(element_type)]
+            return narrow_floats()[type(element_type)]
         case IntegerType():
             width = element_type.width.data
             if width == 1:
@@ -96,8 +106,8 @@ def from_dtype(dtype: np.dtype | type) -> Attribute:
     dtype = np.dtype(dtype)
     if dtype == np.bool_:
         return i1
-    if dtype in _NARROW_BY_DTYPE:
-        return _NARROW_BY_DTYPE[dtype]
+    if is_narrow_float(dtype):
+        return _narrow_by_dtype()[dtype]
     if dtype.kind == "f":
         table = {2: f16, 4: f32, 8: f64}
         if dtype.itemsize in table:

@@ -6,7 +6,6 @@ import math
 
 import warnings
 
-import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import TensorType, i1
 from xdsl.ir import Operation
@@ -217,6 +216,8 @@ def cast(op: Operation, x: np.ndarray) -> np.ndarray:
     with ``saturate``, clipped to its finite range first (NaN stays NaN), as onnx's saturate_cast."""
     to = result_dtype(op)
     if is_float8(to) and op.param("saturate") and x.dtype != np.bool_:
+        import ml_dtypes  # imported where a narrow float needs it (strati.dense.narrow_floats)
+
         info = ml_dtypes.finfo(to)
         x = np.clip(x, x.dtype.type(float(info.min)), x.dtype.type(float(info.max))) if x.dtype.kind == "f" or is_narrow_float(x.dtype) else x
     return x.astype(to)

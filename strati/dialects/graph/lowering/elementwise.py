@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 
-import ml_dtypes
 from xdsl.dialects.builtin import Float64Type, f32
 from xdsl.ir import Operation, SSAValue
 
@@ -73,6 +72,8 @@ def _cast(op: Operation, x: SSAValue) -> SSAValue:
     dtype = to_dtype(to)
     if is_float8(dtype) and op.param("saturate") and s.is_float(x.type):
         wide = x if x.type.bitwidth >= 32 else s.cast(x, f32)
+        import ml_dtypes  # imported where a narrow float needs it (strati.dense.narrow_floats)
+
         top = float(ml_dtypes.finfo(dtype).max)
         x = s.minimum(s.maximum(wide, s.const(-top, wide.type)), s.const(top, wide.type))
     return s.cast(x, to)
