@@ -4,6 +4,7 @@ and printing dense float attributes so that they read back exactly."""
 from __future__ import annotations
 
 import functools
+import sys
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -50,8 +51,8 @@ def _narrow_by_dtype() -> dict[np.dtype, Attribute]:
 
 def is_narrow_float(dtype: np.dtype) -> bool:
     """A bf16 or float8 dtype (ml_dtypes): numpy does arithmetic on them, but its kind is not 'f'."""
-    dtype = np.dtype(dtype)
-    return dtype.kind == "V" and dtype in _narrow_by_dtype()
+    # Such a dtype exists only once ml_dtypes is imported (its kind is 'V', or 'f' for e5m2).
+    return "ml_dtypes" in sys.modules and np.dtype(dtype) in _narrow_by_dtype()
 
 
 def call_reference(reference, op, *values, **kwargs):
