@@ -29,7 +29,7 @@ def runner():
     return module
 
 
-@pytest.mark.parametrize("name", ["resnet50", "bvlc_alexnet"])
+@pytest.mark.parametrize("name", ["resnet50", pytest.param("bvlc_alexnet", marks=pytest.mark.slow)])
 def test_classifier_matches_onnxruntime(runner, name):
     case = next((c for c in runner.collect(["light"]) if c.name == name), None)
     if case is None:

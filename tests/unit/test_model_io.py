@@ -244,6 +244,7 @@ func.func @f(%x: tensor<2x3xf32>) -> tensor<2x?xf32> {
     np.testing.assert_array_equal(exe(x), np.maximum(x + np.array([1, -2, 3], np.float32), 0))
 
 
+@pytest.mark.slow  # three strati-run processes, each compiling (10 s); the Python API's batches are tested above
 def test_strati_run_takes_any_batch(tmp_path, batch_model):
     path = tmp_path / "batch.onnx"
     onnx.save(batch_model, path)

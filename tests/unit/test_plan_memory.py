@@ -95,7 +95,9 @@ def test_registered():
 
 
 @pytest.mark.parametrize("in_place", [True, False], ids=["in-place", "no-in-place"])
-@pytest.mark.parametrize("name", EXAMPLE_NAMES)
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=pytest.mark.slow) if n == "cnn.mlir" else n for n in EXAMPLE_NAMES]
+)  # the cnn's loop nests take the loop interpreter 8 s each (test_example_jit runs it compiled)
 def test_example_interpreter(lowered, nan_arenas, name: str, in_place: bool):
     module, xs, want = lowered[name]
     p = plan(module, in_place=in_place)

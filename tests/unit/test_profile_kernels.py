@@ -56,7 +56,7 @@ def test_the_three_layers_have_rows_of_their_own():
 
 
 def test_the_loop_interpreter_skips_the_counters():
-    text, xs = blocks(2), inputs(2)
+    text, xs = blocks(1, channels=4, size=5), inputs(1, channels=4, size=5)
     module = lower_to(parse(text), "loop", optimizations_for(3))
     expected = run_loop_function(module, xs, "net")
     run_pass(module, "profile-kernels")
