@@ -366,7 +366,7 @@ def compile_module(
 
 def optimized_verified(llmod, unoptimized: str, tm, opt_level: int):
     """``llmod`` optimised, then verified: LLVM's code generator aborts the whole process on an
-    invalid function, and LLVM 20's SLP vectorizer, after the loop vectorizer and the unroller,
+    invalid function, and LLVM 22's SLP vectorizer, after the loop vectorizer and the unroller,
     has made one ("Instruction does not dominate all uses": log_softmax, clip and asin on
     4x3x3, tests/unit/test_reproducers.py).  Such a module is optimised once more from
     ``unoptimized`` without SLP; one that is still invalid is a StratiError, never a signal."""
