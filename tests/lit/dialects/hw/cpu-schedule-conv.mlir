@@ -10,6 +10,9 @@
 // A tile that does not divide the row: 12 = 5 + 5 + 2, the last 2 pixels a tile of their own.
 // RUN: sed -e 's/schedule.ow_tile = 4/schedule.ow_tile = 5/' %s | strati-opt -p cpu-schedule-conv | filecheck %s --check-prefix=REM
 // RUN: sed -e 's/schedule.ow_tile = 4/schedule.ow_tile = 0/' %s | not strati-opt -p cpu-schedule-conv 2>&1 | filecheck %s --check-prefix=BAD
+// schedule.rows_outer = 1 (an image larger than half of L2): the rows loop outside the blocks.
+// RUN: sed -e 's/schedule.ow_tile = 4, /schedule.ow_tile = 4, schedule.rows_outer = 1, /' %s | strati-opt -p cpu-schedule-conv | filecheck %s --check-prefix=ROWS
+// RUN: sed -e 's/schedule.ow_tile = 4, /schedule.ow_tile = 4, schedule.rows_outer = 1, /' -e 's/vector_width = 8/vector_width = 16/' %s | strati-run - --random-inputs 0 --check | filecheck %s --check-prefix=EXEC
 // The scheduled nest computes what the plain one does.
 // RUN: sed -e 's/vector_width = 8/vector_width = 16/' %s | strati-run - --random-inputs 0 --check | filecheck %s --check-prefix=EXEC
 
@@ -37,6 +40,14 @@
 // REM: } {parallel = true, schedule.ow_tile = 5}
 // REM-COUNT-4: memref.alloca() : memref<8xf32>
 // REM-NOT: memref.alloca
+
+// ROWS: memref.store {{.*}} : memref<1x1x5x12x16xf32>
+// ROWS: loop.for {{%[0-9]+}} = %c0{{.*}} to %c1{{.*}} step %c1{{.*}} {
+// ROWS-NEXT: loop.for {{%[0-9]+}} = %c0{{.*}} to %c5 step %c1{{.*}} {
+// ROWS-NEXT: loop.for {{%[0-9]+}} = %c0{{.*}} to %c1{{.*}} step %c1{{.*}} {
+// ROWS-NEXT: loop.for {{%[0-9]+}} = %c0{{.*}} to %c12 step %c4 {
+// ROWS: } {parallel = true, schedule.ow_tile = 4}
+// ROWS-NOT: schedule.rows_outer
 
 // BAD: schedule.ow_tile must be a positive integer, not 0
 
