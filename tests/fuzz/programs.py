@@ -337,7 +337,7 @@ def window(p: Program, x: Value, prefix: str = "") -> list[str]:
 def conv2d(p: Program, op: str) -> None:
     x = image(p)
     c = x.shape[1]
-    groups = p.rng.choice([g for g in (1, 1, 2, c) if c % g == 0])
+    groups = p.rng.choice([g for g in (1, 1, 2, c) if g > 0 and c % g == 0])  # c may be 0 (an empty image)
     out = groups * p.rng.randint(1, 3)
     props, (kh, kw) = window(p, x)
     weight = p.random_constant((out, c // groups, kh, kw))

@@ -44,6 +44,14 @@ def test_random_programs_cover_every_op_and_verify():
     assert set(seen) == set(programs.PROPOSALS), set(programs.PROPOSALS) - set(seen)
 
 
+def test_a_convolution_of_an_empty_image_is_generated():
+    """Seed 10342 proposes a conv2d on an image of 0 channels: its groups are 1 or 2, not a
+    modulo by zero that ended the third 30-minute campaign of 2026-12-03 after 12 minutes."""
+    text, ops = programs.generate(10342)
+    assert "graph.conv2d" in ops
+    load_module(text, "program-10342.mlir")
+
+
 def test_generation_is_deterministic():
     assert programs.generate(7) == programs.generate(7)
     rng_a, rng_b = (__import__("random").Random(3) for _ in range(2))
