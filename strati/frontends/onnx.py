@@ -836,6 +836,11 @@ class Importer:
         return c.result
 
     def scalar(self, value: Any, dtype: np.dtype) -> SSAValue:
+        dtype = np.dtype(dtype)
+        if dtype.kind in "iu" and not isinstance(value, (bool, np.bool_)):
+            info = np.iinfo(dtype)
+            if not (math.isfinite(float(value)) and info.min <= float(value) <= info.max):
+                raise NodeError(f"{value} is not a value of {dtype}")
         return self.constant(np.array(value, dtype=dtype))
 
     # -- ops
@@ -1418,8 +1423,12 @@ def _prelu(n: Node):
 def _shrink(n: Node):
     x, dtype = n.x(0), n.dtype(0)
     lambd, bias = n.a("lambd", 0.5), n.a("bias", 0.0)
-    lo = n.b.binary("less", x, n.b.scalar(-lambd, dtype))
-    hi = n.b.binary("greater", x, n.b.scalar(lambd, dtype))
+    lo_t, hi_t = -lambd, lambd
+    if dtype.kind in "iu":  # beyond the type's range a comparison is constant: clamp the threshold
+        info = np.iinfo(dtype)
+        lo_t, hi_t = (min(max(t, info.min), info.max) for t in (lo_t, hi_t))
+    lo = n.b.binary("less", x, n.b.scalar(lo_t, dtype))
+    hi = n.b.binary("greater", x, n.b.scalar(hi_t, dtype))
     b = n.b.scalar(bias, dtype)
     inner = n.b.op("graph.where", [hi, n.b.binary("sub", x, b), n.b.scalar(0, dtype)])
     return n.b.op("graph.where", [lo, n.b.binary("add", x, b), inner])
