@@ -29,7 +29,9 @@ Conventions of the generated code:
   libmvec when the process has it), the functions it has are libm calls whose
   declarations name their vector variants, so that loops calling ``exp``,
   ``tanh`` or ``erf`` vectorize too; on ``vector<N x T>`` operands (level 4) they
-  call the widest variant that divides ``N`` directly, in pieces when ``N`` is wider.
+  call the variant directly.  Each function has one variant, the widest, for every call
+  (a scalar call is that variant on a splat): equal inputs give equal results wherever
+  they sit in a tensor.
 * ``memref.alloc`` of a small buffer is a stack slot in the entry block (its
   ``dealloc`` vanishes); a larger one is ``aligned_alloc(64, ...)`` and its
   ``dealloc`` is ``free``.  ``memref.global`` is an LLVM global (constant when
@@ -476,28 +478,53 @@ class ModuleTranslator:
         b.ret_void()
 
     def declare_libm(self, name: str, t: ir.Type, arity: int) -> ir.Function:
-        """A libm function of ``arity`` arguments of type ``t``: no side effects (no errno), and
-        its vector variants where the vector library has them."""
-        existing = self.module.globals.get(name)
+        """A libm function of ``arity`` arguments of type ``t``: no side effects (no errno).
+
+        With a vector library that has the function, every call computes it with one variant,
+        the widest (:meth:`vector_variant`): a scalar call is ``strati.<name>``, defined here as
+        that variant on a splat (and named by its ``vector-function-abi-variant`` attribute, so
+        the loop vectorizer calls the variant directly).  Equal inputs then give equal results
+        in every lane and the scalar tail, which a libm next to libmvec does not promise (an
+        argmax over ties of ``acos`` broke them differently)."""
+        variant = self.vector_variant(name)
+        scalar_name = name if variant is None else f"strati.{name}"
+        existing = self.module.globals.get(scalar_name)
         if existing is not None:
             return existing
-        fn = ir.Function(self.module, ir.FunctionType(t, [t] * arity), name)
+        fn = ir.Function(self.module, ir.FunctionType(t, [t] * arity), scalar_name)
         fn.attributes.add("nounwind")
         set.add(fn.attributes, "memory(none)")  # llvmlite does not know LLVM's memory(...) attribute
+        if variant is None:
+            return fn
+        lanes, symbol = variant
+        vt = ir.VectorType(t, lanes)
+        vector_fn = self.declare_vector_variant(symbol, vt, arity)
+        set.add(fn.attributes, f'"vector-function-abi-variant"="_ZGV_LLVM_N{lanes}{"v" * arity}_{scalar_name}({symbol})"')
+        fn.attributes.add("noinline")  # inlined, the loop vectorizer would see a vector call it cannot widen
+        fn.linkage = "internal"
+        b = ir.IRBuilder(fn.append_basic_block("entry"))
+        splats = [b.shuffle_vector(b.insert_element(ir.Constant(vt, ir.Undefined), x, ir.Constant(I32, 0)),
+                                   ir.Constant(vt, ir.Undefined), ir.Constant(ir.VectorType(I32, lanes), [0] * lanes))
+                  for x in fn.args]
+        b.ret(b.extract_element(b.call(vector_fn, splats), ir.Constant(I32, 0)))
+        return fn
+
+    def vector_variant(self, name: str) -> tuple[int, str] | None:
+        """The vector library's widest variant of ``name`` (lanes, symbol), or None."""
         variants = self.vector_library.variants.get(name, ()) if self.vector_library is not None else ()
-        mappings = []
-        for lanes, symbol in variants:
-            vt = ir.VectorType(t, lanes)
-            vector_fn = self.declare(symbol, vt, [vt] * arity)
-            if vector_fn not in self.vector_functions:
-                self.vector_functions.append(vector_fn)
-            mappings.append(f"_ZGV_LLVM_N{lanes}{'v' * arity}_{name}({symbol})")
-        if mappings:
-            set.add(fn.attributes, f'"vector-function-abi-variant"="{",".join(mappings)}"')
+        return max(variants) if variants else None
+
+    def declare_vector_variant(self, symbol: str, vt: ir.VectorType, arity: int) -> ir.Function:
+        """A vector library function, as pure as its scalar one, kept until the vectorizer has run."""
+        fn = self.declare(symbol, vt, [vt] * arity)
+        if fn not in self.vector_functions:
+            fn.attributes.add("nounwind")
+            set.add(fn.attributes, "memory(none)")
+            self.vector_functions.append(fn)
         return fn
 
     def has_vector_variant(self, name: str) -> bool:
-        return self.vector_library is not None and bool(self.vector_library.variants.get(name))
+        return self.vector_variant(name) is not None
 
     def unique_name(self, base: str) -> str:
         """``base`` followed by a number not used before with it (outlined functions, tasks)."""
@@ -1041,9 +1068,9 @@ class FunctionEmitter:
         if not isinstance(el, (ir.FloatType, ir.DoubleType, ir.HalfType)):
             raise CodegenError(f"{op.name} needs a float type, not {op.operands[0].type}", op)
         compute = ir.DoubleType() if isinstance(el, ir.DoubleType) else ir.FloatType()
-        fn = self.tr.declare_libm(self.libm_name(base, op), compute, len(args))
 
         def scalar(xs: list[ir.Value], name: str = "") -> ir.Value:
+            fn = self.tr.declare_libm(self.libm_name(base, op), compute, len(args))
             if isinstance(el, ir.HalfType):
                 xs = [self.b.fpext(x, compute) for x in xs]
                 return self.b.fptrunc(self.b.call(fn, xs), el, name=name)
@@ -1062,38 +1089,32 @@ class FunctionEmitter:
         return out
 
     def vector_variant_call(self, name: str, args: list[ir.Value], op: Operation) -> ir.Value | None:
-        """A libm function on a vector through the vector library's variant of the widest width that
-        divides the vector's (in pieces when the vector is wider); None when it has no such variant."""
-        library = self.tr.vector_library
-        t = args[0].type
-        variants = library.variants.get(name, ()) if library is not None else ()
-        # The widest variant that splits the vector into a power of two of pieces (joined pairwise).
-        fitting = [(lanes, symbol) for lanes, symbol in variants if t.count % lanes == 0 and is_power_of_two(t.count // lanes)]
-        if not fitting:
+        """A libm function on a vector through the vector library's widest variant (the one every
+        call of it uses): in pieces when the vector is wider, on repeated lanes when it is narrower
+        or not a multiple; None when the library does not have the function."""
+        variant = self.tr.vector_variant(name)
+        if variant is None:
             return None
-        lanes, symbol = max(fitting)
-        self.tr.declare_libm(name, t.element, len(args))  # declares the variants (kept until optimised)
-        vt = ir.VectorType(t.element, lanes)
-        fn = self.tr.declare(symbol, vt, [vt] * len(args))
-        if "nounwind" not in fn.attributes:
-            fn.attributes.add("nounwind")
-            set.add(fn.attributes, "memory(none)")  # as the scalar function: no errno, no side effects
+        lanes, symbol = variant
+        t = args[0].type
+        fn = self.tr.declare_vector_variant(symbol, ir.VectorType(t.element, lanes), len(args))
         if lanes == t.count:
             return self.b.call(fn, args, name=self.name(op))
         undef = ir.Constant(t, ir.Undefined)
         pieces = []
         for start in range(0, t.count, lanes):
-            mask = ir.Constant(ir.VectorType(I32, lanes), list(range(start, start + lanes)))
-            parts = [self.b.shuffle_vector(x, undef, mask) for x in args]
-            pieces.append(self.b.call(fn, parts))
-        while len(pieces) > 1:  # concatenate pairwise
-            joined = []
-            for a, b in zip(pieces[0::2], pieces[1::2]):
-                n = a.type.count
-                joined.append(self.b.shuffle_vector(a, b, ir.Constant(ir.VectorType(I32, 2 * n), list(range(2 * n)))))
-            pieces = joined
-        pieces[0].name = self.name(op)
-        return pieces[0]
+            mask = ir.Constant(ir.VectorType(I32, lanes), [i if i < t.count else i % t.count for i in range(start, start + lanes)])
+            pieces.append(self.b.call(fn, [self.b.shuffle_vector(x, undef, mask) for x in args]))
+        while len(pieces) > 1:  # concatenate pairwise (an odd last piece pairs with itself)
+            if len(pieces) % 2:
+                pieces.append(pieces[-1])
+            n = pieces[0].type.count
+            mask = ir.Constant(ir.VectorType(I32, 2 * n), list(range(2 * n)))
+            pieces = [self.b.shuffle_vector(a, b, mask) for a, b in zip(pieces[0::2], pieces[1::2])]
+        if pieces[0].type.count == t.count:
+            pieces[0].name = self.name(op)
+            return pieces[0]
+        return self.b.shuffle_vector(pieces[0], pieces[0], ir.Constant(ir.VectorType(I32, t.count), list(range(t.count))), name=self.name(op))
 
     def rsqrt(self, op: Operation) -> ir.Value:
         x = self.v(op.operands[0])
@@ -1355,10 +1376,6 @@ class FunctionEmitter:
                      "maximumf": "llvm.maximum", "minimumf": "llvm.minimum", "maxnumf": "llvm.maxnum",
                      "minnumf": "llvm.minnum"}[kind]  # fmt: skip
         return self.b.call(self.intrinsic(scalar_op, el, [el, el]), [r, acc], name=name)
-
-
-def is_power_of_two(n: int) -> bool:
-    return n > 0 and n & (n - 1) == 0
 
 
 def is_bool(t: Attribute) -> bool:

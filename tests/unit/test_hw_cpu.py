@@ -184,12 +184,47 @@ def test_vector_math_calls_the_vector_library():
     if library is None or "tanhf" not in library.variants:
         pytest.skip("no libmvec tanhf in this process")
     module = to_hw(parse(elementwise(256, "%r = math.tanh %v0 : f32")))
-    lanes = ops_named(module, "vector.load")[0].result.type.get_shape()[0]
-    fitting = [(k, s) for k, s in library.variants["tanhf"] if lanes % k == 0]
-    if not fitting:
-        pytest.skip("no variant that divides the vector width")
-    k, symbol = max(fitting)
+    k, symbol = max(library.variants["tanhf"])  # every call uses the widest variant
     assert f'call <{k} x float> @"{symbol}"' in compile_module(module).llvm_ir_unoptimized
+
+
+def test_scalar_math_is_the_vector_variant_on_a_splat():
+    """A scalar call (a remainder, a loop LLVM vectorizes itself) computes the same lanes as the vector code."""
+    from strati.codegen.llvm import VectorLibrary, translate_module
+
+    library = VectorLibrary("test", {"acosf": ((4, "_ZGVbN4v_acosf"), (8, "_ZGVdN8v_acosf"))})
+    module = to_hw(parse(elementwise(13, "%r = math.acos %v0 : f32", parallel=False)), fixed_target(8))
+    text = str(translate_module(module, vector_library=library).module)
+    wrapper = text[text.index('define internal float @"strati.acosf"') :].split("}")[0]
+    assert '"vector-function-abi-variant"="_ZGV_LLVM_N8v_strati.acosf(_ZGVdN8v_acosf)"' in wrapper and "noinline" in wrapper
+    assert "<8 x i32> zeroinitializer" in wrapper or "<i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>" in wrapper
+    assert 'call <8 x float> @"_ZGVdN8v_acosf"' in text and "_ZGVbN4v_acosf" not in text
+    assert 'call float @"strati.acosf"' in text and '@"acosf"' not in text  # the 5 left after one vector of 8
+
+
+def test_vector_math_narrower_than_the_variant_repeats_lanes():
+    from strati.codegen.llvm import VectorLibrary, translate_module
+
+    module = to_hw(parse(elementwise(12, "%r = math.erf %v0 : f32", parallel=False)), fixed_target(4))
+    library = VectorLibrary("test", {"erff": ((8, "_ZGVdN8v_erff"),)})
+    text = str(translate_module(module, vector_library=library).module)
+    assert "shufflevector <4 x float> %" in text and "<8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 0, i32 1, i32 2, i32 3>" in text
+    assert 'call <8 x float> @"_ZGVdN8v_erff"' in text
+
+
+@pytest.mark.parametrize("fn", ["acos", "asin", "tan", "tanh", "erf", "exp", "log", "sin", "cos", "atan", "cosh"])
+def test_equal_inputs_give_equal_results_in_every_lane(fn):
+    """Fuzz programs 11332/13049: an argmax over ties of acos broke them elsewhere than numpy, because the
+    vector lanes (libmvec) and the scalar remainder (libm) rounded the same input differently."""
+    n = 8 * 4 + 5  # vectors of 8 or 16 lanes and a remainder
+    module = to_hw(parse(elementwise(n, f"%r = math.{fn} %v0 : f32", parallel=False)))
+    exe = compile_module(module)
+    values = np.concatenate([RNG.uniform(-0.999, 0.999, 40), [-0.99, 0.7, 0.123456, 0.5, -0.25]]).astype(np.float32)
+    if fn == "log":
+        values = np.abs(values) + np.float32(0.01)
+    for v in values:
+        out = exe(np.full(n, v, np.float32))
+        assert np.unique(out).size == 1, (fn, float(v), np.unique(out))
 
 
 def test_vector_math_wider_than_the_variants_is_split():
