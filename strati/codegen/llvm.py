@@ -323,7 +323,7 @@ class ModuleTranslator:
     def __init__(self, module: ModuleOp, embed_limit: int | None, symbol_prefix: str, vector_library: VectorLibrary | None):
         self.source = module
         self.vector_library = vector_library
-        self.vector_functions: list[ir.Function] = []
+        self.kept_functions: list[ir.Function] = []
         self.embed_limit = embed_limit
         self.symbol_prefix = symbol_prefix
         self.module = ir.Module(name="strati")
@@ -359,13 +359,16 @@ class ModuleTranslator:
             public = op.sym_visibility is None or op.sym_visibility.data == "public"
             if op.body.blocks and public:
                 self.emit_entry(op)
-        if self.vector_functions:
-            # Keep the vector variants declared until the vectorizer has had its chance to call them.
-            t = ir.ArrayType(PTR, len(self.vector_functions))
+        if self.kept_functions:
+            # Keep the vector variants declared until the vectorizer has had its chance to call them,
+            # and the scalar functions naming them whole: a use that is not a call keeps dead-argument
+            # elimination from dropping a constant argument (lrn's exponent of powf), which would
+            # leave a signature the variant's name no longer describes.
+            t = ir.ArrayType(PTR, len(self.kept_functions))
             used = ir.GlobalVariable(self.module, t, "llvm.compiler.used")
             used.linkage = "appending"
             used.section = "llvm.metadata"
-            used.initializer = ir.Constant(t, [ir.FormattedConstant(PTR, f.get_reference()) for f in self.vector_functions])
+            used.initializer = ir.Constant(t, [ir.FormattedConstant(PTR, f.get_reference()) for f in self.kept_functions])
         return self.translation
 
     # globals
@@ -425,6 +428,7 @@ class ModuleTranslator:
         fn = ir.Function(self.module, ir.FunctionType(ret, arg_types + record), name)
         if op.sym_visibility is not None and op.sym_visibility.data == "private" and op.body.blocks:
             fn.linkage = "internal"
+        self.kept_functions.append(fn)
         if op.body.blocks:
             fn.attributes.add("nounwind")
             if "strati.kernel" in op.attributes:  # outline-kernels: each kernel optimised once, apart
@@ -502,6 +506,7 @@ class ModuleTranslator:
         set.add(fn.attributes, f'"vector-function-abi-variant"="_ZGV_LLVM_N{lanes}{"v" * arity}_{scalar_name}({symbol})"')
         fn.attributes.add("noinline")  # inlined, the loop vectorizer would see a vector call it cannot widen
         fn.linkage = "internal"
+        self.kept_functions.append(fn)
         b = ir.IRBuilder(fn.append_basic_block("entry"))
         splats = [b.shuffle_vector(b.insert_element(ir.Constant(vt, ir.Undefined), x, ir.Constant(I32, 0)),
                                    ir.Constant(vt, ir.Undefined), ir.Constant(ir.VectorType(I32, lanes), [0] * lanes))
@@ -517,10 +522,10 @@ class ModuleTranslator:
     def declare_vector_variant(self, symbol: str, vt: ir.VectorType, arity: int) -> ir.Function:
         """A vector library function, as pure as its scalar one, kept until the vectorizer has run."""
         fn = self.declare(symbol, vt, [vt] * arity)
-        if fn not in self.vector_functions:
+        if fn not in self.kept_functions:
             fn.attributes.add("nounwind")
             set.add(fn.attributes, "memory(none)")
-            self.vector_functions.append(fn)
+            self.kept_functions.append(fn)
         return fn
 
     def has_vector_variant(self, name: str) -> bool:

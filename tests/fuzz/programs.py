@@ -9,7 +9,11 @@ type-checks and gives its result types, so the generator knows only what each op
 
 Values the semantics leave open are kept out: logarithms and roots get positive operands,
 gather constant in-range indices, casts to integers clipped inputs, and integers are not
-divided (issue 12 lists division by zero and out-of-range gathers as known bugs).
+divided (issue 12 lists division by zero and out-of-range gathers as known bugs).  Nor are
+ties that rounding decides: an ``argmax`` or ``topk`` whose operand went through an op that
+rounds (a sum, a transcendental function) reads it plus a ramp along its axis
+(:func:`tie_free`), since the native code may round equal values a few ulp apart in two
+places (a vector body and its remainder, contracted or reassociated) where numpy does not.
 """
 
 from __future__ import annotations
@@ -27,6 +31,12 @@ POSITIVE_UNARY = ("log", "sqrt", "rsqrt")
 FLOAT_BINARY = ("add", "sub", "mul", "div", "maximum", "minimum")
 TRIGONOMETRIC = ("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh")
 COMPARE = ("equal", "less", "greater")
+EXACT = frozenset({
+    "abs", "neg", "relu", "identity", "dropout", "clip", "maximum", "minimum", "max_pool2d", "reduce_max", "reduce_min",
+    "reshape", "broadcast_to", "flatten", "transpose", "squeeze", "unsqueeze", "slice", "pad", "concat", "split",
+    "gather", "gather_elements", "gather_nd", "dynamic_slice", "where", "equal", "less", "greater", "argmax", "topk",
+})  # fmt: skip
+"""Ops whose results are exact functions of their operands' values (they move, select or compare)."""
 REDUCE = ("reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod")
 
 DTYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64, "i1": np.bool_}
@@ -37,6 +47,8 @@ class Value:
     name: str
     shape: tuple[int, ...]
     dtype: str = "f32"
+    rounded: bool = False
+    """Computed by an op that rounds (or from such a value): the backends may differ in the last ulp."""
 
     @property
     def type(self) -> str:
@@ -155,7 +167,9 @@ class Program:
         self.lines.append(line)
         self.ops.append(op)
         self.used.update(v.name for v in operands)
-        results = [Value(names[0] if len(names) == 1 else f"{names[0]}#{i}", *parse_type(t)) for i, t in enumerate(types)]
+        rounded = op not in EXACT or any(v.rounded for v in operands)
+        results = [Value(names[0] if len(names) == 1 else f"{names[0]}#{i}", *parse_type(t), rounded=rounded)
+                   for i, t in enumerate(types)]
         self.values.extend(results)
         return results
 
@@ -397,9 +411,23 @@ def reduce(p: Program, op: str) -> None:
     p.emit(op, [x], props)
 
 
+def tie_free(p: Program, x: Value, axis: int) -> Value:
+    """``x`` if it is exact, else ``clip(x, -4, 4)`` plus a ramp along ``axis`` (steps of 0.0173 in
+    a random order): ties that rounding decides become gaps far above the rounding."""
+    if not x.rounded:
+        return x
+    (x,) = p.emit("clip", [x], ["min = -4.0", "max = 4.0"])
+    shape = [1] * len(x.shape)
+    shape[axis] = x.shape[axis]
+    order = np.random.default_rng(p.rng.getrandbits(32)).permutation(x.shape[axis])
+    return p.emit("add", [x, p.constant((order * 0.0173).astype(np.float32).reshape(shape), "f32")])[0]
+
+
 def argmax(p: Program, op: str) -> None:
     x = p.pick(min_rank=1)
-    props = [f"axis = {p.rng.randint(-len(x.shape), len(x.shape) - 1)}"]
+    axis = p.rng.randint(-len(x.shape), len(x.shape) - 1)
+    x = tie_free(p, x, axis)
+    props = [f"axis = {axis}"]
     if p.rng.random() < 0.4:
         props.append(flag("keepdims", False))
     if p.rng.random() < 0.3:
@@ -585,6 +613,7 @@ def cumsum(p: Program, op: str) -> None:
 def topk(p: Program, op: str) -> None:
     x = p.pick(min_rank=1)
     axis = p.rng.randrange(len(x.shape))
+    x = tie_free(p, x, axis)
     k = p.rng.randint(1, x.shape[axis])
     values, indices = p.emit(op, [x], [f"k = {k}", f"axis = {axis}", "largest = false" if p.rng.random() < 0.4 else ""],
                              n_results=2)

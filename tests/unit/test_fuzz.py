@@ -52,6 +52,27 @@ def test_a_convolution_of_an_empty_image_is_generated():
     load_module(text, "program-10342.mlir")
 
 
+def test_argmax_of_a_rounded_value_reads_it_tie_free():
+    """Seed 20282: argmax over a conv2d of clipped values, tied in numpy, rounded a few ulp apart
+    by the native code (vector body against remainder): the index differed. A rounded operand
+    now gets a ramp along the axis; an exact one (an argument, a clip of one) keeps its ties."""
+    import random
+
+    p = programs.Program(random.Random(0))
+    x = p.argument((3, 5))
+    assert programs.tie_free(p, x, 1) is x and not x.rounded
+    (clipped,) = p.emit("clip", [x], ["min = -1.0", "max = 1.0"])
+    assert programs.tie_free(p, clipped, 1) is clipped
+    (summed,) = p.emit("add", [clipped, clipped])
+    free = programs.tie_free(p, summed, 1)
+    assert summed.rounded and free is not summed and p.ops[-2:] == ["clip", "add"]
+    ramp = p.values[-2]
+    assert ramp.shape == (1, 5)
+    text, _ = programs.generate(20282)
+    argmax_operand = re.search(r"graph\.argmax (%\w+)", text).group(1)
+    assert re.search(rf"{argmax_operand} = graph\.add %\w+, %c\d+", text), text
+
+
 def test_generation_is_deterministic():
     assert programs.generate(7) == programs.generate(7)
     rng_a, rng_b = (__import__("random").Random(3) for _ in range(2))

@@ -212,6 +212,15 @@ def test_vector_math_narrower_than_the_variant_repeats_lanes():
     assert 'call <8 x float> @"_ZGVdN8v_erff"' in text
 
 
+def test_scalar_math_with_a_constant_argument_keeps_its_signature():
+    """lrn's powf(x, constant): dead-argument elimination must not drop the constant from the scalar
+    function, whose vector-function-abi-variant names two arguments (fuzz seed 20029, this change's own)."""
+    text = elementwise(13, "%e = arith.constant 0.75 : f32\n    %r = math.powf %v0, %e : f32", parallel=False)
+    exe = compile_module(to_hw(parse(text)))
+    x = RNG.uniform(0.1, 4, 13).astype(np.float32)
+    np.testing.assert_allclose(exe(x), np.power(x.astype(np.float64), 0.75), rtol=2e-6)
+
+
 @pytest.mark.parametrize("fn", ["acos", "asin", "tan", "tanh", "erf", "exp", "log", "sin", "cos", "atan", "cosh"])
 def test_equal_inputs_give_equal_results_in_every_lane(fn):
     """Fuzz programs 11332/13049: an argmax over ties of acos broke them elsewhere than numpy, because the
