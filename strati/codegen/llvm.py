@@ -428,7 +428,6 @@ class ModuleTranslator:
         fn = ir.Function(self.module, ir.FunctionType(ret, arg_types + record), name)
         if op.sym_visibility is not None and op.sym_visibility.data == "private" and op.body.blocks:
             fn.linkage = "internal"
-        self.kept_functions.append(fn)
         if op.body.blocks:
             fn.attributes.add("nounwind")
             if "strati.kernel" in op.attributes:  # outline-kernels: each kernel optimised once, apart

@@ -12,8 +12,8 @@ Calling convention: every function ``@f`` has a wrapper ``void @f_entry(ptr
 One ctypes prototype calls every signature, and ctypes releases the GIL during
 the call.  The code may call into its target's runtime (the CPU's thread pool, an
 accelerator's driver): the JIT binds the target's ``runtime_symbols()`` before linking
-and calls its ``after_call()`` after every call (where an error the runtime recorded
-is raised).  The target is the module's ``hw.target``; a module without one binds
+and calls its ``before_call()`` and ``after_call()`` around every call (the thread count
+handed over; an error the runtime recorded raised).  The target is the module's ``hw.target``; a module without one binds
 those of every registered target.  Functions are in destination-passing style: the last
 ``strati.outputs`` arguments are outputs, which the executable allocates
 (``np.empty``) unless ``out=`` is given, and returns.
@@ -49,7 +49,7 @@ from strati.functions import argument_aliases, find_function
 EMBED_LIMIT = 64 * 1024
 """Globals up to this many bytes are embedded in the LLVM module; larger ones are bound by address."""
 
-_LOCK = threading.Lock()  # LLVM's global context is not thread-safe
+_LOCK = threading.RLock()  # LLVM's global context is not thread-safe (re-entered: binding a runtime may compile it)
 _COUNTER = itertools.count()
 _INITIALIZED = False
 _ENTRY = ctypes.CFUNCTYPE(None, ctypes.POINTER(ctypes.c_void_p))
@@ -224,6 +224,8 @@ class Executable(CallableByPorts):
         record = new_record() if self._checked else None  # this call's own: threads do not share it
         arrays = [*inputs, *outputs, *results, *([record] if record is not None else [])]
         pointers = (ctypes.c_void_p * max(1, len(arrays)))(*[a.ctypes.data for a in arrays])
+        for target in self._targets:
+            target.before_call()
         self._entry(pointers)
         for target in self._targets:
             target.after_call()

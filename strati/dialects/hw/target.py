@@ -8,8 +8,8 @@ that says everything the compiler asks of a piece of hardware:
   (its patterns at level 3 -> 4), as a pass pipeline a person can read and run by hand;
 * ``memory_spaces``: its memories besides main memory and the field that holds each one's
   capacity in bytes (``plan-memory`` makes one arena per space, within that capacity);
-* ``runtime_symbols()`` and ``after_call()``: what the JIT binds for the code it emits, and
-  what it checks after each call.
+* ``runtime_symbols()``, ``before_call()`` and ``after_call()``: what the JIT binds for the
+  code it emits, what it sets up before each call and what it checks after it.
 
 How the target's ops become LLVM IR is the ``emit`` attribute of each op, and how they run
 in the loop interpreter their ``reference`` (:mod:`strati.registry`); which implementation
@@ -105,6 +105,9 @@ class Target:
     def runtime_symbols(self) -> dict[str, int]:
         """Symbol -> address, bound into the JIT before code for this target is linked."""
         return {}
+
+    def before_call(self) -> None:
+        """Called before every call of compiled code (e.g. to hand its runtime the number of threads)."""
 
     def after_call(self) -> None:
         """Called after every call of compiled code (e.g. to raise an error its tasks recorded)."""

@@ -267,10 +267,11 @@ builtin.module attributes {hw.target = #hw.target<"cpu", vector_width = 8, fma =
 
 // Matmul (i, j, k) with the reduction k innermost: j, the stores' last index, is rotated
 // innermost (i, k, j); then a[i, k] is a broadcast, b[k, j] and out[i, j] contiguous, and
-// the multiply-add a vector.fma.  With b transposed (b[j, k]) the rotated loop would read b
-// with a stride: no interchange, and the (larger) scalar nest becomes tasks.
+// the multiply-add a vector.fma (12,288 of them: worth tasks over i).  With b transposed
+// (b[j, k]) the rotated loop would read b with a stride: no interchange, and the scalar nest
+// becomes tasks too.
 // CHECK-LABEL: func.func @matmul(
-// CHECK: loop.for [[I:%[a-z0-9_]+]] = %c0 to %c64 step %c1 {
+// CHECK: cpu.parallel [[I:%[a-z0-9_]+]] = %c0 to %c64 step %c1 {
 // CHECK-NEXT: loop.for [[K:%[a-z0-9_]+]] = %c0 to %c32 step %c1 {
 // CHECK-NEXT: loop.for [[J:%[a-z0-9_]+]] = %c0 to %c48 step {{%[a-z0-9_]+}} {
 // CHECK-NEXT: [[X:%[a-z0-9_]+]] = memref.load %a[[[I]], [[K]]] : memref<64x32xf32>
@@ -281,7 +282,7 @@ builtin.module attributes {hw.target = #hw.target<"cpu", vector_width = 8, fma =
 // CHECK-NEXT: vector.store [[S]], %out[[[I]], [[J]]] : memref<64x48xf32>, vector<8xf32>
 // CHECK-NEXT: } {parallel = true}
 // CHECK-NEXT: }
-// CHECK-NEXT: } {parallel = true}
+// CHECK-NEXT: }
 // CHECK-LABEL: func.func @matmul_bt(
 // CHECK-NOT: vector.
 // CHECK: cpu.parallel [[I:%[a-z0-9_]+]] = %c0 to %c64 step %c1 {

@@ -127,10 +127,10 @@ class CpuTarget(Target):
 
         return {threadpool.SYMBOL: threadpool.address()}
 
-    def after_call(self) -> None:
+    def before_call(self) -> None:
         from strati.dialects.hw.cpu import threadpool
 
-        threadpool.raise_pending()  # an error a parallel region recorded (never raised inside native code)
+        threadpool.sync()  # STRATI_NUM_THREADS may have changed since the last call
 
 
 __all__ = ["CpuTarget", "host_caches", "host_cores", "host_cpu", "host_vector_features"]
