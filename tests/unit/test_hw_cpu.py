@@ -451,6 +451,22 @@ def test_pool_chunks_cover_the_range_exactly_once():
         threadpool.set_num_threads(None)
 
 
+@pytest.mark.parametrize("system, machine, triple, sleep, relax", [
+    ("Linux", "x86_64", "x86_64-unknown-linux-gnu", '@"syscall"(i64 202', "llvm.x86.sse2.pause"),
+    ("Linux", "aarch64", "aarch64-unknown-linux-gnu", '@"syscall"(i64 98', "llvm.aarch64.hint"),
+    ("Darwin", "arm64", "arm64-apple-darwin", '@"usleep"', "llvm.aarch64.hint"),
+])
+def test_pool_module_for_each_host(system, machine, triple, sleep, relax):
+    """The pool's IR: a futex where the system call is known, usleep elsewhere; valid LLVM IR either way."""
+    import llvmlite.binding as llvm
+
+    text = str(threadpool.pool_module(triple, system, machine))
+    assert sleep in text and relax in text
+    assert f'define void @"{threadpool.SYMBOL}"(ptr' in text and '@"pthread_create"' in text
+    assert "cmpxchg" in text and "atomicrmw add" in text
+    llvm.parse_assembly(text, context=llvm.create_context()).verify()
+
+
 def test_python_threads_calling_at_once_share_the_pool():
     """A region started while another thread's runs takes its whole range on its own thread."""
     module = to_hw(parse(rows_text(64, 256)), parallel_threshold=1)

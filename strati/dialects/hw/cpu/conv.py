@@ -52,6 +52,7 @@ from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.utils.exceptions import VerifyException
 
 from strati import registry
+from strati.codegen.llvm import element_size
 from strati.dense import dense_from_numpy
 from strati.dialects.graph.attrs.nn import conv_params
 from strati.dialects.hw.cpu.registers import ACC_SHARE, registers, row_tile
@@ -194,7 +195,7 @@ def lower_blocked(op: Operation, b: TensorBuilder, target: TargetAttr) -> SSAVal
     )
     y.owner.attributes[OW_TILE] = IntegerAttr(kn["ow_tile"], i64)
     y.owner.attributes[OH_TILE] = IntegerAttr(kn["oh_tile"], i64)
-    elem_bytes = 4
+    elem_bytes = element_size(elem)
     image = math.prod(shape(x)[1:]) * elem_bytes // (groups if groups > 1 else 1)
     if kn["oh_tile"] == 1 and rows_outer(target, image, ob * block * cg * kh * kw * elem_bytes, ob, oh):
         y.owner.attributes[ROWS_OUTER] = IntegerAttr(1, i64)
