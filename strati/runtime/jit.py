@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import ctypes
 import itertools
+import os
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -39,31 +40,32 @@ from xdsl.ir import Attribute
 
 from strati.codegen.checks import new_record, raise_recorded
 from strati.codegen.llvm import FunctionInfo, Translation, translate_module
+from strati.codegen.split import split_module
 from strati.dense import to_dtype
 from strati.diagnostics import StratiError
 from strati.dialects.loop.profile import COUNTERS_SYMBOL, profile_labels
 from strati.dialects.hw.ops import module_target
 from strati.dialects.hw.target import Target, all_targets, get_target
 from strati.functions import argument_aliases, find_function
+from strati.runtime.llvm_worker import (
+    COMPILER,
+    InvalidModule,
+    compile_part,
+    host_target_machine,
+    llvm_binding,
+    optimize,
+    optimize_verified,
+)
 
 EMBED_LIMIT = 64 * 1024
 """Globals up to this many bytes are embedded in the LLVM module; larger ones are bound by address."""
 
 _LOCK = threading.RLock()  # LLVM's global context is not thread-safe (re-entered: binding a runtime may compile it)
 _COUNTER = itertools.count()
-_INITIALIZED = False
 _ENTRY = ctypes.CFUNCTYPE(None, ctypes.POINTER(ctypes.c_void_p))
 
 
-def _llvm():
-    global _INITIALIZED
-    import llvmlite.binding as llvm
-
-    if not _INITIALIZED:
-        llvm.initialize_native_target()
-        llvm.initialize_native_asmprinter()
-        _INITIALIZED = True
-    return llvm
+_llvm = llvm_binding  # the name the rest of strati imports
 
 
 LIBMVEC_FUNCTIONS = (
@@ -115,19 +117,6 @@ def host_vector_library():
         library = None
     _VECTOR_LIBRARY.append(library)
     return library
-
-
-def host_target_machine(opt: int = 3, jit: bool = False):
-    """A new TargetMachine for the host CPU (its name and features: AVX2, FMA, AVX-512 where present)."""
-    llvm = _llvm()
-    target = llvm.Target.from_triple(llvm.get_process_triple())
-    return target.create_target_machine(
-        cpu=llvm.get_host_cpu_name(),
-        features=llvm.get_host_cpu_features().flatten(),
-        opt=opt,
-        codemodel="jitdefault",
-        jit=jit,
-    )
 
 
 @dataclass(frozen=True)
@@ -257,9 +246,10 @@ class Executable(CallableByPorts):
         """The machine code of the optimised module, as assembly text."""
         if self._assembly is None:
             llvm = _llvm()
-            with _LOCK:  # the engine owns its module: print a fresh copy of the optimised IR
-                llmod = llvm.parse_assembly(self.llvm_ir)
-                self._assembly = host_target_machine().emit_assembly(llmod)
+            with _LOCK:  # the engine owns its module(s): print a fresh copy of the optimised IR, part by part
+                parts = self.llvm_ir.split(PART_MARK)
+                texts = [p.split("\n", 1)[1] for p in parts[1:]] if len(parts) > 1 else parts
+                self._assembly = "".join(host_target_machine().emit_assembly(llvm.parse_assembly(t)) for t in texts)
         return self._assembly
 
 
@@ -297,26 +287,6 @@ def check_input(port: Port, value, role: str = "input") -> np.ndarray:
     if not value.flags.aligned:
         raise StratiError(f"{role} '{port.name}' is not aligned to its element size")
     return value
-
-
-LLVM_PIPELINE_LEVEL = 2
-"""The speed level of LLVM's pipeline at -O3 and above: O2's.  O3 adds non-trivial loop
-unswitching (a fifth of the optimisation time on ResNet-50: it copies loop nests that our own
-passes already scheduled), aggressive instcombine and argument promotion; on the conv and matmul
-rows of bench/kernels.py the code was as fast.  The machine code is still generated at O3."""
-
-
-def optimize(llvm_module, tm, speed_level: int = 3, slp: bool = True) -> None:
-    """The new pass manager's default pipeline (O2's for any level above), with loop and SLP
-    vectorization (``slp``) and LLVM's loop unroller (it fully unrolls the short window loops of
-    convolutions)."""
-    llvm = _llvm()
-    pto = llvm.PipelineTuningOptions(speed_level=min(speed_level, LLVM_PIPELINE_LEVEL))
-    pto.loop_vectorization = True
-    pto.slp_vectorization = slp
-    pto.loop_unrolling = True
-    pb = llvm.create_pass_builder(tm, pto)
-    pb.getModulePassManager().run(llvm_module, pb)
 
 
 def optimized_llvm_ir(module: ModuleOp, opt_level: int = 3) -> str:
@@ -367,27 +337,55 @@ def compile_module(
 
 
 def optimized_verified(llmod, unoptimized: str, tm, opt_level: int):
-    """``llmod`` optimised, then verified: LLVM's code generator aborts the whole process on an
-    invalid function, and LLVM 22's SLP vectorizer, after the loop vectorizer and the unroller,
-    has made one ("Instruction does not dominate all uses": log_softmax, clip and asin on
-    4x3x3, tests/unit/test_reproducers.py).  Such a module is optimised once more from
-    ``unoptimized`` without SLP; one that is still invalid is a StratiError, never a signal."""
-    llvm = _llvm()
-    optimize(llmod, tm, opt_level)
+    """``llmod`` optimised and verified (:func:`strati.runtime.llvm_worker.optimize_verified`);
+    a module still invalid is a one-line internal error, never a signal."""
     try:
-        llmod.verify()
-        return llmod
-    except RuntimeError:
-        pass
-    llmod = llvm.parse_assembly(unoptimized)
-    llmod.triple, llmod.data_layout = tm.triple, str(tm.target_data)
-    optimize(llmod, tm, opt_level, slp=False)
+        return optimize_verified(llmod, unoptimized, tm, opt_level)
+    except InvalidModule as err:
+        raise StratiError(f"internal error: LLVM's optimiser produced an invalid module ({err})") from None
+
+
+SPLIT_SIZE = 1 << 20
+"""Characters of LLVM IR from which a module is compiled in two parts, the second by the LLVM
+worker process (:mod:`strati.runtime.llvm_worker`): on a smaller one, starting the worker and
+moving the IR cost more than the second core saves."""
+PART_MARK = "; strati: part "
+"""Starts each part in ``Executable.llvm_ir`` when the module was compiled in parts."""
+
+
+def compile_in_parts(module, opt_level: int) -> list[tuple[bytes, str]] | None:
+    """A large module's object files and optimised IR, compiled in two parts at once: the second
+    by the worker process, the first here.  None when it is small or does not split, or the
+    host has one core."""
+    if compile_cores() < 2:
+        return None
+    text = str(module)
+    if len(text) < SPLIT_SIZE:
+        return None
+    parts = split_module(module, 2)
+    if len(parts) < 2:
+        return None
     try:
-        llmod.verify()
-    except RuntimeError as err:
-        first = str(err).strip().splitlines()[0] if str(err).strip() else "invalid IR"
-        raise StratiError(f"internal error: LLVM's optimiser produced an invalid module ({first})") from None
-    return llmod
+        job = COMPILER.submit(parts[1], opt_level)
+    except OSError:  # no process today: one core
+        return None
+    try:
+        first = compile_part(parts[0], opt_level)
+    finally:
+        try:
+            second = COMPILER.result(job)
+        except (EOFError, OSError):  # the worker died: compile the part here
+            COMPILER.stop()
+            second = None
+    return [first, second if second is not None else compile_part(parts[1], opt_level)]
+
+
+def compile_cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
 
 
 def _build(
@@ -407,19 +405,31 @@ def _build(
                 llvm.add_symbol(symbol, symbol_address)
         for symbol, data in translation.external_data.items():
             llvm.add_symbol(symbol, data.ctypes.data)
-        llmod = llvm.parse_assembly(unoptimized)
-        llmod.verify()
-        times["parse"] = time.perf_counter() - start
-        start = time.perf_counter()
-        tm = host_target_machine(opt_level)
-        llmod.triple = tm.triple
-        llmod.data_layout = str(tm.target_data)
-        if opt_level > 0:
-            llmod = optimized_verified(llmod, unoptimized, tm, opt_level)
-        times["optimize"] = time.perf_counter() - start
-        optimized = str(llmod)
-        start = time.perf_counter()
-        engine = llvm.create_mcjit_compiler(llmod, host_target_machine(opt_level, jit=True))  # a new TM: MCJIT owns it
+        try:
+            parts = compile_in_parts(translation.module, opt_level)
+        except InvalidModule as err:
+            raise StratiError(f"internal error: LLVM's optimiser produced an invalid module ({err})") from None
+        if parts is None:
+            llmod = llvm.parse_assembly(unoptimized)
+            llmod.verify()
+            times["parse"] = time.perf_counter() - start
+            start = time.perf_counter()
+            tm = host_target_machine(opt_level)
+            llmod.triple = tm.triple
+            llmod.data_layout = str(tm.target_data)
+            if opt_level > 0:
+                llmod = optimized_verified(llmod, unoptimized, tm, opt_level)
+            times["optimize"] = time.perf_counter() - start
+            optimized = str(llmod)
+            start = time.perf_counter()
+            engine = llvm.create_mcjit_compiler(llmod, host_target_machine(opt_level, jit=True))  # a new TM: MCJIT owns it
+        else:
+            times["optimize"] = time.perf_counter() - start  # and the code generation of both parts
+            optimized = "".join(f"{PART_MARK}{k}\n{text}" for k, (_, text) in enumerate(parts))
+            start = time.perf_counter()
+            engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), host_target_machine(opt_level, jit=True))
+            for obj, _ in parts:
+                engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
         engine.finalize_object()
         address = engine.get_function_address(info.entry_symbol)
         times["codegen"] = time.perf_counter() - start
