@@ -107,10 +107,10 @@ def _external(e: Entity) -> str:
     return re.sub(r" = (internal|private) ", " = ", e.text, count=1)
 
 
-def split_module(module: ir.Module, parts: int) -> list[str]:
-    """``module``'s text as at most ``parts`` modules that together define what it defines (its
-    text alone when it has fewer than two roots)."""
-    text = str(module)
+def split_module(module: ir.Module, parts: int, text: str | None = None) -> list[str]:
+    """``module``'s text (``text``, when printed already) as at most ``parts`` modules that
+    together define what it defines (its text alone when it has fewer than two roots)."""
+    text = str(module) if text is None else text
     header, entities, metadata = parse_entities(text)
     by_name = {e.name: e for e in entities}
     roots = sorted((e for e in entities if e.root), key=lambda e: -len(e.text))

@@ -48,7 +48,7 @@ from strati.dialects.hw.ops import module_target
 from strati.dialects.hw.target import Target, all_targets, get_target
 from strati.functions import argument_aliases, find_function
 from strati.runtime.llvm_worker import (
-    COMPILER,
+    CompilerProcess,
     InvalidModule,
     compile_part,
     host_target_machine,
@@ -346,38 +346,42 @@ def optimized_verified(llmod, unoptimized: str, tm, opt_level: int):
 
 
 SPLIT_SIZE = 1 << 20
-"""Characters of LLVM IR from which a module is compiled in two parts, the second by the LLVM
-worker process (:mod:`strati.runtime.llvm_worker`): on a smaller one, starting the worker and
-moving the IR cost more than the second core saves."""
+"""Characters of LLVM IR from which a module is compiled in parts at once, all but the first by
+LLVM worker processes (:mod:`strati.runtime.llvm_worker`): on a smaller one, starting a worker
+and moving the IR cost more than the second core saves."""
+MAX_PARTS = 4
+"""Parts of one module at most (one per core the process may use)."""
 PART_MARK = "; strati: part "
 """Starts each part in ``Executable.llvm_ir`` when the module was compiled in parts."""
+_WORKERS: list[CompilerProcess] = []
 
 
-def compile_in_parts(module, opt_level: int) -> list[tuple[bytes, str]] | None:
-    """A large module's object files and optimised IR, compiled in two parts at once: the second
-    by the worker process, the first here.  None when it is small or does not split, or the
-    host has one core."""
-    if compile_cores() < 2:
+def compile_in_parts(module, text: str, opt_level: int) -> list[tuple[bytes, str]] | None:
+    """A large module's object files and optimised IR, compiled in parts at once: one part here,
+    each other one by a worker process (``text``: the module's).  None when it is small or does
+    not split, or the process may use one core."""
+    cores = min(MAX_PARTS, compile_cores())
+    if cores < 2 or len(text) < SPLIT_SIZE:
         return None
-    text = str(module)
-    if len(text) < SPLIT_SIZE:
-        return None
-    parts = split_module(module, 2)
+    parts = split_module(module, cores, text)
     if len(parts) < 2:
         return None
-    try:
-        job = COMPILER.submit(parts[1], opt_level)
-    except OSError:  # no process today: one core
-        return None
-    try:
-        first = compile_part(parts[0], opt_level)
-    finally:
+    while len(_WORKERS) < len(parts) - 1:
+        _WORKERS.append(CompilerProcess())
+    jobs = []
+    for worker, part in zip(_WORKERS, parts[1:]):
         try:
-            second = COMPILER.result(job)
-        except (EOFError, OSError):  # the worker died: compile the part here
-            COMPILER.stop()
-            second = None
-    return [first, second if second is not None else compile_part(parts[1], opt_level)]
+            jobs.append(worker.submit(part, opt_level))
+        except OSError:  # no process today: that part compiles here
+            jobs.append(None)
+    compiled = [compile_part(parts[0], opt_level)]
+    for worker, job, part in zip(_WORKERS, jobs, parts[1:]):
+        try:
+            compiled.append(worker.result(job) if job is not None else compile_part(part, opt_level))
+        except (EOFError, OSError):  # the worker died: compile the part here (started again next time)
+            worker.stop()
+            compiled.append(compile_part(part, opt_level))
+    return compiled
 
 
 def compile_cores() -> int:
@@ -406,7 +410,7 @@ def _build(
         for symbol, data in translation.external_data.items():
             llvm.add_symbol(symbol, data.ctypes.data)
         try:
-            parts = compile_in_parts(translation.module, opt_level)
+            parts = compile_in_parts(translation.module, unoptimized, opt_level)
         except InvalidModule as err:
             raise StratiError(f"internal error: LLVM's optimiser produced an invalid module ({err})") from None
         if parts is None:

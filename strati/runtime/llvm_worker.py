@@ -4,10 +4,10 @@ The JIT hands LLVM one module: ``compile_part`` parses it into a context, optimi
 new pass manager's pipeline, :func:`optimize`), verifies the result and emits an object file.
 That is half of compiling a model (ResNet-50: 3 of 5.5 s), on one core: llvmlite serialises
 every call into LLVM behind one lock per process (``llvmlite.binding.ffi``), so threads cannot
-overlap two modules.  A large module is therefore split in two (:mod:`strati.codegen.split`)
-and the second part compiled by a :class:`CompilerProcess` (``python -m
-strati.runtime.llvm_worker``, llvmlite only, started once and kept) while the JIT's process
-compiles the first; MCJIT links the two object files.
+overlap two modules.  A large module is therefore split into a part per core
+(:mod:`strati.codegen.split`), and each part but the first compiled by a
+:class:`CompilerProcess` (``python -m strati.runtime.llvm_worker``, llvmlite only, started
+once and kept) while the JIT's process compiles the first; MCJIT links the object files.
 
 The worker reads requests from stdin and answers on stdout, both framed: a request is the
 optimisation level (1 byte) and the IR text; an answer is a status byte (0 ok, 1 invalid
@@ -20,7 +20,6 @@ import atexit
 import struct
 import subprocess
 import sys
-import threading
 
 LLVM_PIPELINE_LEVEL = 2
 """The speed level of LLVM's pipeline at -O3 and above: O2's.  O3 adds non-trivial loop
@@ -153,11 +152,11 @@ def main() -> int:
 
 
 class CompilerProcess:
-    """The JIT's second core for LLVM: one worker process, started on first use, kept."""
+    """One more core for LLVM: a worker process, started on first use, kept until exit."""
 
     def __init__(self):
         self.process: subprocess.Popen | None = None
-        self.lock = threading.Lock()
+        atexit.register(self.stop)
 
     def start(self) -> subprocess.Popen:
         if self.process is None or self.process.poll() is not None:
@@ -192,11 +191,7 @@ class CompilerProcess:
                 self.process.kill()
         self.process = None
 
-
-COMPILER = CompilerProcess()
-atexit.register(COMPILER.stop)
-
-__all__ = ["COMPILER", "LLVM_PIPELINE_LEVEL", "CompilerProcess", "InvalidModule", "compile_part", "host_target_machine",
+__all__ = ["LLVM_PIPELINE_LEVEL", "CompilerProcess", "InvalidModule", "compile_part", "host_target_machine",
            "llvm_binding", "optimize", "optimize_verified"]
 
 if __name__ == "__main__":
