@@ -85,10 +85,17 @@ class IndexLoop(IRDLOperation):
     def induction_var(self) -> SSAValue:
         return self.body.block.args[0]
 
-    def verify_induction_var(self) -> None:
+    def verify_header(self) -> None:
+        """One index argument, the induction variable; a constant step positive (as scf.for's:
+        a step of 0 would never end)."""
+        from xdsl.dialects.arith import ConstantOp
+
         args = self.body.block.args
         if len(args) != 1 or not isinstance(args[0].type, IndexType):
             raise VerifyException("the body must take exactly one index argument, the induction variable")
+        owner = self.step.owner
+        if isinstance(owner, ConstantOp) and isinstance(owner.value, IntegerAttr) and owner.value.value.data < 1:
+            raise VerifyException(f"the step must be positive, got {owner.value.value.data}")
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -165,7 +172,7 @@ class ForOp(IndexLoop):
         return bool(self.parallel.value.data)
 
     def verify_(self) -> None:
-        self.verify_induction_var()
+        self.verify_header()
         for name in ("vector_width", "unroll"):
             if getattr(self, name).value.data < 1:
                 raise VerifyException(f"{name} must be at least 1")

@@ -21,8 +21,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.arith import ConstantOp
-from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, region_def, traits_def
 from xdsl.traits import IsTerminator, Pure, RecursiveMemoryEffect, SingleBlockImplicitTerminator
@@ -58,10 +57,7 @@ class ParallelOp(IndexLoop):
         super().__init__(operands=[lb, ub, step], regions=[body])
 
     def verify_(self) -> None:
-        self.verify_induction_var()
-        owner = self.step.owner
-        if isinstance(owner, ConstantOp) and isinstance(owner.value, IntegerAttr) and owner.value.value.data < 1:
-            raise VerifyException(f"the step must be positive, got {owner.value.value.data}")
+        self.verify_header()
         parent = self.parent_op()
         while parent is not None:
             if isinstance(parent, ParallelOp):

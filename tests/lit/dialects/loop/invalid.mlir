@@ -9,6 +9,28 @@ func.func @unroll(%n: index) {
 
 // -----
 
+// A constant step of 0 would never end (the mlir fuzzer's seed 21037 hung strati-run); a
+// negative one neither counts down (as scf.for, the step must be positive).
+func.func @zero_step(%n: index) {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{the step must be positive, got 0}}
+  loop.for %i = %n to %n step %c0 {
+  }
+  func.return
+}
+
+// -----
+
+func.func @negative_step(%n: index) {
+  %c = arith.constant -2 : index
+  // expected-error@+1 {{the step must be positive, got -2}}
+  loop.for %i = %n to %n step %c {
+  }
+  func.return
+}
+
+// -----
+
 func.func @view_count(%a: memref<4x8xf32>) {
   // expected-error@+1 {{memref<4x8xf32> and memref<30xf32> have different numbers of elements}}
   %v = loop.view %a : memref<4x8xf32> to memref<30xf32>
