@@ -224,6 +224,11 @@ def text(name: str | bytes) -> str:
     return name.decode("utf-8", "replace") if isinstance(name, bytes) else name
 
 
+def name_loc(name: str | bytes) -> NameLoc:
+    """The location an ONNX name gives the ops it defines (as text, whatever protobuf handed over)."""
+    return NameLoc(StringAttr(text(name)), UnknownLoc())
+
+
 def sanitize(name: str | bytes, taken: set[str] | None = None) -> str:
     """An SSA name for an ONNX name: [A-Za-z0-9_$.-], not starting with a digit, and not
     ending in ``_<digits>`` (which xDSL strips); unique within ``taken``."""
@@ -798,8 +803,8 @@ class Importer:
 
     # -- values
 
-    def set_loc(self, name: str) -> None:
-        self.loc = NameLoc(StringAttr(name), UnknownLoc())
+    def set_loc(self, name: str | bytes) -> None:
+        self.loc = name_loc(name)
 
     def value(self, name: str) -> SSAValue:
         if name not in self.values:
@@ -985,14 +990,14 @@ class Importer:
         init_names = {t.name for t in graph.initializer}
         for t in graph.initializer:
             self.static[t.name] = _tensor_array(t)
-            self._init_locs[t.name] = NameLoc(StringAttr(t.name), UnknownLoc())
+            self._init_locs[t.name] = name_loc(t.name)
         args: list[tuple[str, TensorType]] = []
         for vi in graph.input:
             if vi.name in init_names:
                 continue
             if vi.name in self.constant_inputs:
                 self.static[vi.name] = np.asarray(self.constant_inputs[vi.name])
-                self._init_locs[vi.name] = NameLoc(StringAttr(vi.name), UnknownLoc())
+                self._init_locs[vi.name] = name_loc(vi.name)
                 continue
             args.append((vi.name, _value_type(vi)))
         self.block = Block(arg_types=[t for _, t in args])
@@ -1021,8 +1026,8 @@ class Importer:
             FunctionType.from_lists([t for _, t in args], [r.type for r in results]),
             Region(self.block),
         )
-        fn.arg_attrs = name_attrs([n for n, _ in args])
-        fn.res_attrs = name_attrs([vi.name for vi in graph.output])
+        fn.arg_attrs = name_attrs([text(n) for n, _ in args])
+        fn.res_attrs = name_attrs([text(vi.name) for vi in graph.output])
         module = ModuleOp([fn])
         diag = verify_module(module)
         if diag is not None:
