@@ -1,9 +1,9 @@
 """Split a module's LLVM IR into parts that LLVM optimises and compiles apart.
 
 Used by the JIT to compile a large module on two cores (:mod:`strati.runtime.llvm_worker`).
-The parts are cut along *roots*: the public functions and the large ``noinline`` internal
-ones (the kernels of ``outline-kernels``, the parts of ``split-functions``), which go to the
-part with the least IR so far, largest first.  Everything else a root uses is copied into its
+The parts are cut along *roots*: the public functions and the ``noinline`` internal ones that
+bring much IR (the kernels of ``outline-kernels`` with their parallel tasks, the parts of
+``split-functions``), which go to the part with the least IR so far, largest first.  Everything else a root uses is copied into its
 part: internal functions (its parallel tasks and their bodies, the scalar libm functions),
 constant internal globals (embedded weights, tables), every declaration and all the metadata,
 so that LLVM optimises a root as it would in the whole module.  A root defined in another part
@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 import llvmlite.ir as ir
 
 ROOT_SIZE = 2000
-"""Characters of IR from which a ``noinline`` internal function is a root, not copied where used."""
+"""Characters of IR (its own and its tasks') from which a ``noinline`` internal function is a
+root, not copied where used."""
 
 _NAME = r'@("(?:[^"\\]|\\.)*"|[-\w.$]+)'
 _REFERENCE = re.compile(_NAME)
@@ -45,11 +46,8 @@ class Entity:
         return self.kind == "global" and re.match(r"^\S+ = (internal|private) ", self.text) is not None
 
     @property
-    def root(self) -> bool:
-        if self.kind != "define":
-            return False
-        signature = self.text.split("\n", 1)[0]
-        return not self.internal or (" noinline" in signature and len(self.text) >= ROOT_SIZE)
+    def noinline(self) -> bool:
+        return self.kind == "define" and " noinline" in self.text.split("\n", 1)[0]
 
     @property
     def constant(self) -> bool:
@@ -107,24 +105,42 @@ def _external(e: Entity) -> str:
     return re.sub(r" = (internal|private) ", " = ", e.text, count=1)
 
 
+def _closure_size(root: Entity, by_name: dict[str, Entity], stops: set[str]) -> int:
+    """The IR a root brings into its part: itself and what it reaches short of other roots and
+    shared globals (its tasks, their bodies, its constants)."""
+    seen, todo, size = {root.name}, list(root.references), len(root.text)
+    while todo:
+        name = todo.pop()
+        if name in seen or name in stops or name not in by_name:
+            continue
+        seen.add(name)
+        size += len(by_name[name].text)
+        todo.extend(by_name[name].references)
+    return size
+
+
 def split_module(module: ir.Module, parts: int, text: str | None = None) -> list[str]:
     """``module``'s text (``text``, when printed already) as at most ``parts`` modules that
     together define what it defines (its text alone when it has fewer than two roots)."""
     text = str(module) if text is None else text
     header, entities, metadata = parse_entities(text)
     by_name = {e.name: e for e in entities}
-    roots = sorted((e for e in entities if e.root), key=lambda e: -len(e.text))
+    shared = {e.name for e in entities if e.kind == "global" and e.name != "llvm.compiler.used"
+              and not (e.internal and e.constant)}
+    # Roots: the public functions, and the noinline ones that bring ROOT_SIZE of IR or more
+    # (their tasks and bodies counted; not the scalar libm functions, copied where used).
+    candidates = {e.name for e in entities if e.kind == "define" and (not e.internal or e.noinline)}
+    weight = {n: _closure_size(by_name[n], by_name, candidates | shared) for n in candidates}
+    roots = [by_name[n] for n in candidates if not by_name[n].internal or weight[n] >= ROOT_SIZE]
     if len(roots) < 2 or parts < 2:
         return [text]
     declarations = _declarations(module)
     sizes = [0] * min(parts, len(roots))
     owner: dict[str, int] = {}
-    for root in roots:  # the largest first, each to the part with the least IR so far
+    for root in sorted(roots, key=lambda r: -weight[r.name]):  # the largest first, to the smallest part
         k = sizes.index(min(sizes))
         owner[root.name] = k
-        sizes[k] += len(root.text)
-    shared = {e.name for e in entities if e.kind == "global" and e.name != "llvm.compiler.used"
-              and not (e.internal and e.constant)}
+        sizes[k] += weight[root.name]
     used = by_name.get("llvm.compiler.used")
     kept = [] if used is None else [_unquote(n) for n in _REFERENCE.findall(used.text.split(" = ", 1)[1])]
     out = []
