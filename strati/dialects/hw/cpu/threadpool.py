@@ -35,6 +35,7 @@ import ctypes
 import os
 import platform
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import llvmlite.ir as ir
@@ -268,45 +269,43 @@ def pool_module(triple: str, system: str | None = None, machine: str | None = No
     b.store_atomic(ir.Constant(I64, 0), claimed, "seq_cst", 8)
     b.atomic_rmw("add", regions, ir.Constant(I64, 1), "monotonic")
     k_slot = b.alloca(I64)
-    b.store(ir.Constant(I64, 1), k_slot)
-    wake, woken = loop(fn, "wake")
-    b.branch(wake)
-    b.position_at_end(wake)
-    k = b.load(k_slot, typ=I64)
-    body = fn.append_basic_block("wake.one")
-    b.cbranch(b.icmp_signed("<", k, used), body, woken)
-    b.position_at_end(body)
-    word = slot(b, k, WAKE)
-    b.store_atomic(b.add(b.load(word, typ=I32), ir.Constant(I32, 1)), word, "seq_cst", 4)
-    asleep = b.load_atomic(slot(b, k, ASLEEP), "seq_cst", 4, typ=I32)
-    if syscall is not None:
-        with b.if_then(b.icmp_unsigned("!=", asleep, ir.Constant(I32, 0))):  # FUTEX_WAKE_PRIVATE
-            b.call(syscall, [ir.Constant(I64, futex), word, ir.Constant(I64, 129), ir.Constant(I64, 1)])
-    b.store(b.add(k, ir.Constant(I64, 1)), k_slot)
-    b.branch(wake)
-    b.position_at_end(woken)
+
+    def each_worker(name: str, body: Callable[[ir.Value], None]) -> None:
+        """``body(k)`` for the workers k = 1 .. used-1 (it ends where the next k should start)."""
+        b.store(ir.Constant(I64, 1), k_slot)
+        header, done = loop(fn, name)
+        b.branch(header)
+        b.position_at_end(header)
+        k = b.load(k_slot, typ=I64)
+        block = fn.append_basic_block(f"{name}.one")
+        b.cbranch(b.icmp_signed("<", k, used), block, done)
+        b.position_at_end(block)
+        body(k)
+        b.store(b.add(k, ir.Constant(I64, 1)), k_slot)
+        b.branch(header)
+        b.position_at_end(done)
+
+    def wake(k: ir.Value) -> None:
+        word = slot(b, k, WAKE)
+        b.store_atomic(b.add(b.load(word, typ=I32), ir.Constant(I32, 1)), word, "seq_cst", 4)
+        asleep = b.load_atomic(slot(b, k, ASLEEP), "seq_cst", 4, typ=I32)
+        if syscall is not None:
+            with b.if_then(b.icmp_unsigned("!=", asleep, ir.Constant(I32, 0))):  # FUTEX_WAKE_PRIVATE
+                b.call(syscall, [ir.Constant(I64, futex), word, ir.Constant(I64, 129), ir.Constant(I64, 1)])
+
+    def join(k: ir.Value) -> None:  # until worker k has acknowledged (it may still be running a chunk)
+        check = fn.append_basic_block("join.check")
+        b.branch(check)
+        b.position_at_end(check)
+        expected = b.load(slot(b, k, WAKE), typ=I32)
+        acked = b.load_atomic(slot(b, k, ACK), "acquire", 4, typ=I32)
+        with b.if_then(b.icmp_unsigned("!=", acked, expected), likely=False):
+            relax(b)
+            b.branch(check)
+
+    each_worker("wake", wake)
     b.call(run_chunks, [ir.Constant(I32, 0)])
-    # Wait until every woken worker has acknowledged (it may still be running a chunk).
-    b.store(ir.Constant(I64, 1), k_slot)
-    join, joined = loop(fn, "join")
-    b.branch(join)
-    b.position_at_end(join)
-    k = b.load(k_slot, typ=I64)
-    body = fn.append_basic_block("join.one")
-    b.cbranch(b.icmp_signed("<", k, used), body, joined)
-    b.position_at_end(body)
-    expected = b.load(slot(b, k, WAKE), typ=I32)
-    acked = b.load_atomic(slot(b, k, ACK), "acquire", 4, typ=I32)
-    next_k = fn.append_basic_block("join.next")
-    spin_k = fn.append_basic_block("join.spin")
-    b.cbranch(b.icmp_unsigned("==", acked, expected), next_k, spin_k)
-    b.position_at_end(spin_k)
-    relax(b)
-    b.branch(body)
-    b.position_at_end(next_k)
-    b.store(b.add(k, ir.Constant(I64, 1)), k_slot)
-    b.branch(join)
-    b.position_at_end(joined)
+    each_worker("join", join)
     b.store_atomic(ir.Constant(I32, 0), active, "release", 4)
     b.ret_void()
     return m
