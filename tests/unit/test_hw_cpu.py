@@ -463,7 +463,7 @@ def test_pool_module_for_each_host(system, machine, triple, sleep, relax):
     text = str(threadpool.pool_module(triple, system, machine))
     assert sleep in text and relax in text
     assert f'define void @"{threadpool.SYMBOL}"(ptr' in text and '@"pthread_create"' in text
-    assert "cmpxchg" in text and "atomicrmw add" in text
+    assert "cmpxchg" in text and "atomicrmw add" in text and '@"sched_yield"()' in text
     llvm.parse_assembly(text, context=llvm.create_context()).verify()
 
 

@@ -46,6 +46,8 @@ MAX_THREADS = 64
 """Threads a region may use (the calling thread and 63 workers)."""
 SPIN = 1 << 15
 """Rounds of ``pause`` a worker waits for the next region before it sleeps (some 0.1-1 ms)."""
+YIELD_EVERY = 64
+"""A caller waiting for a worker gives up its core (sched_yield) once every this many rounds."""
 FUTEX = {("Linux", "x86_64"): 202, ("Linux", "aarch64"): 98}
 """The futex system call's number; elsewhere a sleeping worker polls with usleep(50)."""
 
@@ -136,6 +138,7 @@ def pool_module(triple: str, system: str | None = None, machine: str | None = No
     syscall = ir.Function(m, ir.FunctionType(I64, [I64], var_arg=True), "syscall") if futex else None
     usleep = None if futex else ir.Function(m, ir.FunctionType(I32, [I32]), "usleep")
     pthread_create = ir.Function(m, ir.FunctionType(I32, [PTR, PTR, PTR, PTR]), "pthread_create")
+    sched_yield = ir.Function(m, ir.FunctionType(I32, []), "sched_yield")
 
     def gep(b: ir.IRBuilder, base: ir.GlobalVariable, indices: list) -> ir.Value:
         """An element's address, typed (the atomic loads and stores ask for it)."""
@@ -269,6 +272,7 @@ def pool_module(triple: str, system: str | None = None, machine: str | None = No
     b.store_atomic(ir.Constant(I64, 0), claimed, "seq_cst", 8)
     b.atomic_rmw("add", regions, ir.Constant(I64, 1), "monotonic")
     k_slot = b.alloca(I64)
+    rounds_slot = b.alloca(I32)
 
     def each_worker(name: str, body: Callable[[ir.Value], None]) -> None:
         """``body(k)`` for the workers k = 1 .. used-1 (it ends where the next k should start)."""
@@ -293,14 +297,25 @@ def pool_module(triple: str, system: str | None = None, machine: str | None = No
             with b.if_then(b.icmp_unsigned("!=", asleep, ir.Constant(I32, 0))):  # FUTEX_WAKE_PRIVATE
                 b.call(syscall, [ir.Constant(I64, futex), word, ir.Constant(I64, 129), ir.Constant(I64, 1)])
 
-    def join(k: ir.Value) -> None:  # until worker k has acknowledged (it may still be running a chunk)
+    def join(k: ir.Value) -> None:
+        """Until worker k has acknowledged (it may still be running a chunk); every YIELD_EVERY
+        rounds the core goes to another thread, which may be that worker when the cores are
+        oversubscribed (two test runners, say): spinning alone would hold the core it needs."""
+        b.store(ir.Constant(I32, 0), rounds_slot)
         check = fn.append_basic_block("join.check")
         b.branch(check)
         b.position_at_end(check)
         expected = b.load(slot(b, k, WAKE), typ=I32)
         acked = b.load_atomic(slot(b, k, ACK), "acquire", 4, typ=I32)
         with b.if_then(b.icmp_unsigned("!=", acked, expected), likely=False):
-            relax(b)
+            rounds = b.add(b.load(rounds_slot, typ=I32), ir.Constant(I32, 1))
+            b.store(rounds, rounds_slot)
+            late = b.icmp_unsigned("==", b.and_(rounds, ir.Constant(I32, YIELD_EVERY - 1)), ir.Constant(I32, 0))
+            with b.if_else(late) as (yielding, pausing):
+                with yielding:
+                    b.call(sched_yield, [])
+                with pausing:
+                    relax(b)
             b.branch(check)
 
     each_worker("wake", wake)
