@@ -65,9 +65,6 @@ _COUNTER = itertools.count()
 _ENTRY = ctypes.CFUNCTYPE(None, ctypes.POINTER(ctypes.c_void_p))
 
 
-_llvm = llvm_binding  # the name the rest of strati imports
-
-
 LIBMVEC_FUNCTIONS = (
     "exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan", "tanh", "erf", "atan", "asin", "acos",
     "sinh", "cosh", "asinh", "acosh", "atanh", "expm1", "log1p", "cbrt", "pow", "atan2",
@@ -85,7 +82,7 @@ def host_vector_library():
     if _VECTOR_LIBRARY:
         return _VECTOR_LIBRARY[0]
     library = None
-    llvm = _llvm()
+    llvm = llvm_binding()
     try:
         import platform
 
@@ -245,7 +242,7 @@ class Executable(CallableByPorts):
     def assembly(self) -> str:
         """The machine code of the optimised module, as assembly text."""
         if self._assembly is None:
-            llvm = _llvm()
+            llvm = llvm_binding()
             with _LOCK:  # the engine owns its module(s): print a fresh copy of the optimised IR, part by part
                 parts = self.llvm_ir.split(PART_MARK)
                 texts = [p.split("\n", 1)[1] for p in parts[1:]] if len(parts) > 1 else parts
@@ -291,7 +288,7 @@ def check_input(port: Port, value, role: str = "input") -> np.ndarray:
 
 def optimized_llvm_ir(module: ModuleOp, opt_level: int = 3) -> str:
     """The LLVM IR the JIT would run for a level-3 module (every global embedded), after O3 for the host."""
-    llvm = _llvm()
+    llvm = llvm_binding()
     translation = translate_module(module, vector_library=host_vector_library())
     with _LOCK:
         unoptimized = str(translation.module)
@@ -400,7 +397,7 @@ def _build(
     targets: list[Target],
     names: list[tuple[str, ...]],
 ) -> Executable:
-    llvm = _llvm()
+    llvm = llvm_binding()
     unoptimized = str(translation.module)
     with _LOCK:
         start = time.perf_counter()

@@ -24,9 +24,10 @@ _clock: dict[str, object] = {}  # "rate": cycles per second; "engine": the JIT o
 def cycles_per_second() -> float:
     """The rate of ``llvm.readcyclecounter`` here, measured over 20 ms (once per process)."""
     if "rate" not in _clock:
-        from strati.runtime.jit import _LOCK, _llvm, host_target_machine
+        from strati.runtime.jit import _LOCK
+        from strati.runtime.llvm_worker import host_target_machine, llvm_binding
 
-        llvm = _llvm()
+        llvm = llvm_binding()
         with _LOCK:
             module = llvm.parse_assembly(
                 "declare i64 @llvm.readcyclecounter()\n"

@@ -40,6 +40,8 @@ from dataclasses import dataclass
 
 import llvmlite.ir as ir
 
+from strati.codegen.llvm import I32, I64, PTR, VOID
+
 SYMBOL = "strati_parallel_for"
 ENV = "STRATI_NUM_THREADS"
 MAX_THREADS = 64
@@ -85,7 +87,6 @@ def num_threads() -> int:
 
 # --- the pool, as LLVM IR ----------------------------------------------------------------
 
-I32, I64, PTR, VOID = ir.IntType(32), ir.IntType(64), ir.PointerType(), ir.VoidType()
 SLOT = ir.ArrayType(I32, 16)  # one worker's words on a 64-byte line: wake epoch, acknowledged epoch, asleep
 WAKE, ACK, ASLEEP = 0, 1, 2
 CHUNK = ir.LiteralStructType([I64, I64, I64])  # the last region's chunks: runner, start and stop cycles
@@ -352,9 +353,10 @@ def _pool() -> _Pool:
         return _POOL[0]
     with _POOL_LOCK:
         if not _POOL:
-            from strati.runtime.jit import _LOCK, _llvm, host_target_machine, optimize
+            from strati.runtime.jit import _LOCK
+            from strati.runtime.llvm_worker import host_target_machine, llvm_binding, optimize
 
-            llvm = _llvm()
+            llvm = llvm_binding()
             with _LOCK:
                 tm = host_target_machine(2)
                 module = llvm.parse_assembly(str(pool_module(tm.triple)))
