@@ -2,7 +2,8 @@
 
 ``pack(L, %b)``: the elements of ``%b`` that the loops inside ``L`` read are copied, at
 the start of each iteration of ``L``, into a new buffer allocated before ``L`` (64-byte
-aligned, freed after it), whose dimensions follow the loops that index them, outermost
+aligned, freed after it; in each iteration when ``L`` is parallel, so that iterations
+running at once do not share it), whose dimensions follow the loops that index them, outermost
 first; the loads inside read the copy.  The copy is made once per iteration of ``L`` and
 read by every iteration of the loops inside, so a matmul's panel of B, whose rows are a
 whole matrix row apart in ``%b``, is read from consecutive cache lines (and transposed
@@ -137,29 +138,51 @@ def _plan(loop: ForOp, buffer: SSAValue) -> tuple[list[memref.LoadOp], tuple, li
     return loads, pattern, dims
 
 
-def pack(loop: ForOp, buffer: SSAValue, consts: IndexConstants) -> memref.AllocOp | None:
-    """Pack the tile of ``buffer`` read inside ``loop``; returns the packed buffer's allocation (None if not legal)."""
+def pack(loop: ForOp, buffer: SSAValue, consts: IndexConstants, panels: bool = False) -> memref.AllocOp | None:
+    """Pack the tile of ``buffer`` read inside ``loop``; returns the packed buffer's allocation (None if not legal).
+
+    ``panels``: a dimension read by the point loop of a tile loop inside ``loop`` (a matmul's
+    ``jr`` register tiles of columns) is split in two, the tile loop's block outermost where
+    that loop is, the point within the tile where the point loop is: a ``kc x nc`` panel of B
+    becomes ``nc/nr`` micro-panels of ``kc x nr``, each contiguous, so the register tile's k
+    loop reads consecutive cache lines (and pages) instead of rows a panel row apart."""
     plan = _plan(loop, buffer)
     if plan is None:
         return None
     loads, pattern, dims = plan
     element = buffer.type.get_element_type()
-    shape = [fp[2] for _, _, fp in dims]
+    # The packed buffer's dimensions, outermost first: (depth, buffer dimension, lower bound, span
+    # of a tile or None, the point loop's tile loop or None, extent).
+    layout = []
+    for d, f, (lb, _, extent) in dims:
+        tile = tile_of(f) if panels else None
+        span = constant_index(tile.step) if tile is not None else None
+        if tile is not None and span is not None and inside(tile.induction_var, loop) and not _known_at(f.lb, loop):
+            layout.append((_depth(tile), d, lb, span, tile, -(-extent // span)))
+            layout.append((_depth(f), d, lb, None, tile, span))
+        else:
+            layout.append((_depth(f), d, lb, None, None, extent))
+    layout.sort(key=lambda e: e[0])
+    shape = [e[5] for e in layout]
     size = element_bytes(element) or 4
     if len(shape) > 1 and shape[-1] * size % 2048 == 0:
         shape[-1] += PAD
-    block = loop.parent_block()
-    assert block is not None
     alloc = memref.AllocOp.get(element, 64, shape)
     alloc.memref.name_hint = f"{buffer.name_hint or 'buf'}_packed"
-    block.insert_op_before(alloc, loop)
-    block.insert_op_after(memref.DeallocOp.get(alloc.memref), loop)
     packed = alloc.memref
+    body = loop.body.block
+    first = next(o for o in body.ops if not is_header_op(o))
+    if loop.is_parallel:  # its iterations may run at once: each packs into a buffer of its own
+        body.insert_op_before(alloc, first)
+        body.insert_op_before(memref.DeallocOp.get(packed), body.last_op)
+    else:
+        block = loop.parent_block()
+        assert block is not None
+        block.insert_op_before(alloc, loop)
+        block.insert_op_after(memref.DeallocOp.get(packed), loop)
     # The copy, at the start of each iteration of the loop (after its index ops), in the order of
     # the buffer's dimensions: it reads the buffer's rows along (a transposed operand is written
     # across the small packed tile, not read across the big buffer).
-    body = loop.body.block
-    first = next(o for o in body.ops if not is_header_op(o))
     target_block, before = body, first
     ivs: dict[int, SSAValue] = {}
     for d, _, (lb, ub, _) in sorted(dims, key=lambda e: e[0]):
@@ -171,16 +194,22 @@ def pack(loop: ForOp, buffer: SSAValue, consts: IndexConstants) -> memref.AllocO
     src_idx = [ivs.get(d, x) for d, x in enumerate(pattern)]
     load = memref.LoadOp.get(buffer, src_idx)
     target_block.insert_op_before(load, before)
+
+    def emit(op: Operation) -> SSAValue:
+        target_block.insert_op_before(op, before)
+        return op.results[0]
+
     dst_idx = []
-    for d, _, (lb, _, _) in dims:
-        if constant_index(lb) == 0:
-            dst_idx.append(ivs[d])
-        else:
-            sub = arith.SubiOp(ivs[d], lb)
-            target_block.insert_op_before(sub, before)
-            dst_idx.append(sub.result)
+    for _, d, lb, span, tile, _ in layout:
+        rel = ivs[d] if constant_index(lb) == 0 else emit(arith.SubiOp(ivs[d], lb))
+        if tile is not None:  # the tile's block, or the point within it
+            rel = emit((arith.DivUIOp if span is not None else arith.RemUIOp)(rel, consts.get(constant_index(tile.step))))
+        dst_idx.append(rel)
     target_block.insert_op_before(memref.StoreOp.get(load.res, packed, dst_idx), before)
-    read_packed(loads, packed, dims, [])  # the loads read the copy
+    if any(e[4] is not None for e in layout):
+        read_panels(loads, packed, layout, consts)
+    else:
+        read_packed(loads, packed, dims, [])  # the loads read the copy
     return alloc
 
 
@@ -197,6 +226,44 @@ def read_packed(loads, packed: SSAValue, dims, prefix: list[SSAValue]) -> None:
                 sub = arith.SubiOp(i, lb)
                 ld.parent_block().insert_op_before(sub, ld)
                 idx.append(sub.result)
+        new = memref.LoadOp.get(packed, idx)
+        ld.parent_block().insert_op_before(new, ld)
+        ld.res.replace_all_uses_with(new.res)
+        ld.detach()
+        ld.erase()
+
+
+def _depth(op: Operation) -> int:
+    return len(list(_ancestors(op)))
+
+
+def read_panels(loads, packed: SSAValue, layout, consts: IndexConstants) -> None:
+    """Each load reads the panels of ``packed`` (:func:`pack` with ``panels``): the tile loop's
+    block ``(t - lb) / span`` (computed once, at the start of the tile loop's body), the point
+    within it ``i - t``, other dimensions ``i - lb``."""
+    blocks: dict[int, SSAValue] = {}
+    for _, d, lb, span, tile, _ in layout:
+        if span is not None:
+            t = tile.induction_var
+            ops: list[Operation] = [] if constant_index(lb) == 0 else [arith.SubiOp(t, lb)]
+            ops.append(arith.DivUIOp(ops[-1].results[0] if ops else t, consts.get(span)))
+            first = tile.body.block.first_op
+            for op in ops:
+                tile.body.block.insert_op_before(op, first)
+            blocks[d] = ops[-1].results[0]
+    for ld in loads:
+        idx = []
+        for _, d, lb, span, tile, _ in layout:
+            i = ld.indices[d]
+            if tile is None and constant_index(lb) == 0:
+                idx.append(i)
+                continue
+            if span is not None:
+                idx.append(blocks[d])
+                continue
+            sub = arith.SubiOp(i, lb if tile is None else tile.induction_var)
+            ld.parent_block().insert_op_before(sub, ld)
+            idx.append(sub.result)
         new = memref.LoadOp.get(packed, idx)
         ld.parent_block().insert_op_before(new, ld)
         ld.res.replace_all_uses_with(new.res)

@@ -174,8 +174,20 @@ def test_register_tile_from_the_register_file():
     assert (k2["mr"], k2["nr"]) == (4, 16)
     for kn in (k512, k2):
         assert kn["kc"] * kn["nr"] * 4 <= AVX512["l1"] // 2  # B's micro-panel fits half of L1
-        assert kn["kc"] * kn["nc"] * 4 <= AVX512["l2"] // 2  # B's packed panel half of L2
-        assert kn["mc"] % kn["mr"] == 0
+        assert kn["mc"] * kn["kc"] * 4 <= AVX512["l2"] // 4  # A's packed block a quarter of L2
+        assert 2 * kn["kc"] * kn["nc"] * 4 <= AVX512["l3"] // 2  # both cores' B panels half of L3
+        assert kn["mc"] % kn["mr"] == 0 and kn["nc"] % kn["nr"] == 0
+
+
+def test_the_cores_split_the_columns_or_the_rows():
+    """The cores split whichever of the columns or the rows they share more evenly: a square
+    matmul's columns (each core packs its own panels of B once), a 1x1 convolution's rows when
+    its image is 7x7 (49 columns, 4 tiles of 16: 32 + 17 columns, against 2048 rows)."""
+    big = knobs(AVX2, 1024, 1024, 1024)
+    assert big["nc"] * 2 >= 1024 > big["nc"]  # two column blocks, one per core
+    pointwise = knobs(AVX2, 2048, 49, 512)
+    assert pointwise["nc"] >= 49  # one column block
+    assert -(-2048 // pointwise["mc"]) % 2 == 0  # row blocks a multiple of the cores
 
 
 @pytest.mark.parametrize(
@@ -289,13 +301,14 @@ def test_small_m_schedule_compiled(target, m, k, n, constant):
 
     small = m < full_mr(target, n)  # 7 rows on AVX-512, 4 on AVX2: else the large-M schedule
     assert any(o.attributes.get("schedule.small_m") == IntegerAttr(m, i64) for o in module.walk()) == small
-    allocs = [o for o in module.walk() if o.name == "memref.alloc"]
+    # (a buffer packed in a parallel loop is allocated in each iteration, so in each copy of the loop)
+    allocs = {o.memref.name_hint for o in module.walk() if o.name == "memref.alloc"}
     if constant:  # nothing reads the original weights (so no copy of them runs): the packed global only
         assert len(packed_globals(module)) == 1
         assert not [o for o in module.walk() if o.name == "memref.global" and "_packed_" not in o.sym_name.data]
-        assert len(allocs) == (0 if small else 1), "A is packed by the large-M schedule only"
+        assert allocs == (set() if small else {"a_packed"}), "A is packed by the large-M schedule only"
     else:
-        assert not packed_globals(module) and len(allocs) == (1 if small else 2)
+        assert not packed_globals(module) and allocs == ({"b_packed"} if small else {"a_packed", "b_packed"})
     got = compiled(module)(a) if constant else compiled(module)(a, b)
     np.testing.assert_allclose(got, a.astype(np.float64) @ b.T.astype(np.float64), rtol=1e-4, atol=1e-5 * math.sqrt(k))
 

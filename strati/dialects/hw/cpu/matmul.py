@@ -5,9 +5,9 @@ A nest ``i, j, k`` (``C[.., i, j] += A[.., i, k] * B[.., k, j]``, A or B possibl
 transposed, after any batch loops) is rebuilt from the generic loop transformations, as
 GotoBLAS/BLIS block it::
 
-    ic (MC, parallel: the cores split the rows) {
-      kc (KC) {  pack A[ic.., kc..] -> MC x KC
-        jc (NC) {  pack B[kc.., jc..] -> KC x NC
+    jc (NC, parallel: the cores split the columns) {
+      kc (KC) {  pack B[kc.., jc..] -> KC x NC              // each core its own panel, once
+        ic (MC, parallel when the rows split instead) {  pack A[ic.., kc..] -> MC x KC
           jr (NR) {                       full tiles, then the last partial one
             i (MR, unrolled and jammed) {
               k {  acc[MR x NR] += A[i, k] * B[k, j]  }   // in registers: NR/lanes vectors x MR rows
@@ -18,11 +18,15 @@ register tile ``MR x NR`` from the vector registers (``vector_width`` lanes: 32 
 with AVX-512, 16 with AVX2 or less; NR two vectors wide, MR as many rows as leave room, beside
 the accumulators, for the B vectors and the broadcasts of A of two k steps: LLVM unrolls the
 k loop by two; but at least the accumulators that keep the FMA pipes busy when they fit,
-:mod:`.registers`), ``KC`` so that a ``KC x NR`` panel of B fills half of L1, ``NC`` so that the
-packed ``KC x NC`` panel fills half of L2, ``MC`` so that the row blocks are a multiple of
-the cores (equal shares), each at most a quarter of L2 of packed A.  They are printed on the loops
-(``schedule.mc``, ``schedule.kc``, ``schedule.nc``, ``schedule.nr``, ``schedule.mr``) and
-read back from the nest's outermost loop when a tuner (or a test) set them there.
+:mod:`.registers`), ``KC`` so that a ``KC x NR`` micro-panel of B fills half of L1 (it is read
+once per MR rows), ``MC`` so that a packed ``MC x KC`` block of A takes at most a quarter of L2
+(it is read once per NR columns).  The cores split the columns (``NC`` a core's share, its
+panels of B in L3, packed once) when that shares the work as evenly as splitting the rows;
+otherwise (few columns: a 1x1 convolution on a 7x7 image) ``NC`` covers the columns and the
+cores split the row blocks (``MC`` a multiple of the cores), each B panel packed once before
+them.  They are printed on the loops (``schedule.mc``, ``schedule.kc``, ``schedule.nc``,
+``schedule.nr``, ``schedule.mr``) and read back from the nest's outermost loop when a tuner
+(or a test) set them there.
 
 A constant operand (weights: a constant global, or a kernel argument every call passes one) is
 packed at compile time (:func:`strati.transforms.pack.pack_constant`): no copy runs.  With fewer
@@ -75,16 +79,32 @@ def knobs(target: TargetAttr, m: int, n: int, k: int, elem: int = 4, given: dict
     lanes = max(1, target["vector_width"] * 4 // elem)
     nr_vecs = 2 if n >= 2 * lanes else 1
     nr = given.get("nr", nr_vecs * lanes)
-    nr_vecs = max(1, -(-nr // lanes))
     mr = given.get("mr", max(1, min(full_mr(target, n, elem), m)))
     kc = given.get("kc", max(16, min(k, target["l1"] // 2 // (nr * elem))))
-    nc = given.get("nc", max(nr, min(-(-n // nr) * nr, target["l2"] // 2 // (kc * elem) // nr * nr)))
-    # Row blocks: a multiple of the cores (the threads get equal shares), each at most a quarter of L2 of packed A.
     cores = max(1, target["cores"])
-    largest = max(mr, target["l2"] // 4 // (kc * elem) // mr * mr)
-    blocks = cores * -(-m // (cores * largest))
+    # B's kc x nc panels: at most half of L3 in all (the panels of every core at once).
+    widest = max(nr, target.get("l3", 0) // 2 // (kc * elem) // nr * nr) if target.get("l3") else n
+    # A's mc x kc blocks: at most a quarter of L2 each.
+    tallest = max(mr, target["l2"] // 4 // (kc * elem) // mr * mr)
+    if "nc" in given:
+        nc = given["nc"]
+        rows_split = -(-n // nc) < cores
+    else:
+        # The cores split the columns (each packs its own panels of B once) when that shares the
+        # work as evenly as splitting the rows does; else the row blocks (nc covers all columns).
+        rows_split = share(n, nr, cores) < share(m, mr, cores)
+        blocks = cores * -(-n // (cores * widest)) if not rows_split else -(-n // widest)
+        nc = -(-(-(-n // blocks)) // nr) * nr
+    blocks = (cores if rows_split else 1) * -(-m // ((cores if rows_split else 1) * tallest))
     mc = given.get("mc", max(mr, -(-(-(-m // blocks)) // mr) * mr))
     return {"mc": mc, "kc": kc, "nc": nc, "mr": mr, "nr": nr}
+
+
+def share(extent: int, tile: int, cores: int) -> float:
+    """The share of the cores' time spent on work when ``extent`` iterations, in tiles of
+    ``tile``, are split over ``cores`` in equal blocks of whole tiles."""
+    block = -(-(-(-extent // tile)) // cores) * tile
+    return extent / (cores * block)
 
 
 def full_mr(target: TargetAttr, n: int, elem: int = 4) -> int:
@@ -244,14 +264,14 @@ class Packing:
     packed: set[str]
 
 
-def pack_operand(loop: ForOp, buffer, consts: IndexConstants, packing: Packing) -> None:
+def pack_operand(loop: ForOp, buffer, consts: IndexConstants, packing: Packing, panels: bool = False) -> None:
     """Pack ``buffer``'s tile in ``loop``: at compile time when it is a constant (weights), else
-    by a copy at run time."""
+    by a copy at run time (``panels``: in micro-panels of the register tiles, :func:`pack`)."""
     done = pack_constant(loop, buffer, consts, packing.calls)
     if done is not None:
         packing.packed.update(g.sym_name.data for g, _ in done)
     else:
-        pack(loop, buffer, consts)
+        pack(loop, buffer, consts, panels)
 
 
 def schedule(nest: Nest, target: TargetAttr, consts: IndexConstants, packing: Packing | None = None) -> None:
@@ -269,19 +289,18 @@ def schedule(nest: Nest, target: TargetAttr, consts: IndexConstants, packing: Pa
         schedule_small_m(nest, target, consts, packing, given)
         return
     kn = knobs(target, m, n, kk, elem, given)
-    # Cache blocking: ic { kc { jc { jr { i { k { j } } } } } }.  hoist_loop returns the outer
+    # Cache blocking: jc { kc { ic { jr { i { k { j } } } } } }.  hoist_loop returns the outer
     # loop op (the parent's op, now with the hoisted loop's header), so each loop is found anew.
-    kc = hoist_loop(hoist_loop(tile_loop(k, kn["kc"], consts, "kc")))  # past j, past i
-    ic = hoist_loop(tile_loop(first_loop(kc), kn["mc"], consts, "mc"))  # past kc
-    kc = first_loop(ic)
-    jc = hoist_loop(tile_loop(first_loop(first_loop(kc)), kn["nc"], consts, "nc"))  # past i
-    jr = hoist_loop(tile_loop(first_loop(first_loop(jc)), kn["nr"], consts, "nr"))  # past i
+    jc = hoist_loop(tile_loop(j, kn["nc"], consts, "nc"))  # past i: jc { i { j { k } } }
+    kc = hoist_loop(hoist_loop(tile_loop(k, kn["kc"], consts, "kc")))  # past j, past i: jc { kc { i { j { k } } } }
+    ic = tile_loop(first_loop(kc), kn["mc"], consts, "mc")  # kc { ic { i { j { k } } } }
+    jr = hoist_loop(tile_loop(first_loop(first_loop(ic)), kn["nr"], consts, "nr"))  # past i
     hoist_loop(first_loop(first_loop(first_loop(jr))))  # k past j: i { k { j } }
-    # Packing: A's block once per (ic, kc), B's panel once per (ic, kc, jc).
-    pack_operand(kc, nest.a, consts, packing)
-    pack_operand(jc, nest.b, consts, packing)
+    # Packing: B's panel once per (jc, kc), A's block once per (jc, kc, ic).
+    pack_operand(kc, nest.b, consts, packing, panels=True)  # kc x nr micro-panels, each contiguous
+    pack_operand(ic, nest.a, consts, packing)
     register_tiles(jr, kn, target, consts)
-    cse(ic)  # the copies of the index arithmetic that unroll-and-jam made
+    cse(jc)  # the copies of the index arithmetic that unroll-and-jam made
 
 
 def schedule_small_m(nest: Nest, target: TargetAttr, consts: IndexConstants, packing: Packing, given: dict[str, int]) -> None:

@@ -7,8 +7,8 @@ inner loops counted by their own trip counts, a vector op as one, a transcendent
 function or a call as ten), must reach ``threshold`` (default
 :data:`PARALLEL_WORK_THRESHOLD`, about 2 us of work on one core, a few times the cost of
 a region of the native thread pool).  A parallel loop with fewer iterations than cores hands
-the job to the parallel loops inside it if they are worth it; a sequential loop is
-looked into.  The number of cores is the description's ``cores`` field.
+the job to the parallel loops inside it if they are worth it; a sequential loop, or a loop
+of one iteration, is looked into.  The number of cores is the description's ``cores`` field.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def parallelize(loop: ForOp, cores: int, threshold: int) -> None:
     """Map the outermost worthwhile parallel loops in ``loop`` (inclusive) to cpu.parallel."""
     trips = trip_count(loop)
     inner = [op for op in loop.body.block.ops if isinstance(op, ForOp)]
-    if not loop.is_parallel:
+    if not loop.is_parallel or trips == 1:  # (one iteration: a matmul's column blocks when the rows split)
         for op in inner:
             parallelize(op, cores, threshold)
         return
@@ -67,8 +67,6 @@ def parallelize(loop: ForOp, cores: int, threshold: int) -> None:
         if any(op.is_parallel and (trip_count(op) or 0) >= cores for op in inner):
             for op in inner:
                 parallelize(op, cores, threshold)
-            return
-        if trips < 2:
             return
     to_parallel(loop)
 
