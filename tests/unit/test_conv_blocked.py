@@ -14,7 +14,7 @@ from strati.context import make_context
 from strati.dense import dense_from_numpy
 from strati.dialects.graph.ops import ConstantOp
 from strati.dialects.hw import TARGET_ATTR
-from strati.dialects.hw.cpu.conv import OW_TILE, ROWS_OUTER, conv_knobs, is_blocked, rows_outer
+from strati.dialects.hw.cpu.conv import OW_TILE, ROWS_OUTER, conv_knobs, is_blocked, pointwise_rows, rows_outer
 from strati.dialects.hw.cpu.target import host_cpu
 from strati.compiler import lower_to
 from strati.runtime.interpreter import find_function
@@ -148,6 +148,50 @@ def test_rows_outside_the_blocks_match_numpy(case, lanes):
     assert any(ROWS_OUTER in op.attributes for op in loops.walk())
     got = exe(x, b)
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
+
+
+# (c, o, h, w, stride, pad, groups, the lanes at which the image is one row), 1x1 convolutions.
+# In pixel steps of the register model (registers.tile_cost), AVX2 (8 lanes, 5 pixels x 2
+# vectors at most) and AVX-512 (16 lanes, 10 x 2, or 20 x 1):
+POINTWISE_CASES = [
+    (19, 40, 7, 7, 1, 0, 1, {8}),  # AVX2: rows of 7 in tiles 4 + 3, 8 steps each, 56 > one row of 49 in 5s, 49;
+    #                                AVX-512: a row of 7 is one tile, 49 either way
+    (5, 17, 3, 11, 1, 0, 1, {8}),  # AVX2: 3 rows of 4 + 4 + 3, 36 > 33 pixels in 5s, 34; AVX-512 (1 vector): rows whole, 33 = 33
+    (8, 64, 5, 3, 1, 0, 2, {8, 16}),  # two groups of 32 channels. AVX2: rows of 3 at 6 accumulators, 20 > 15;
+    #                                    AVX-512: 3 rows jammed into tiles of 9, 18 > 15
+    (6, 32, 7, 7, 2, 0, 1, set()),  # stride 2: rows kept
+    (6, 32, 7, 7, 1, 1, 1, set()),  # padded: rows kept
+]
+
+
+def conv_op(text: str):
+    return next(op for op in parse_module(make_context(), text, "conv.mlir").walk() if op.name == "graph.conv2d")
+
+
+@pytest.mark.parametrize("lanes", [8, 16])
+@pytest.mark.parametrize("case", POINTWISE_CASES, ids=[f"{c}to{o}_{h}x{w}s{s}p{p}g{g}" for c, o, h, w, s, p, g, _ in POINTWISE_CASES])
+def test_pointwise_image_as_one_row_matches_numpy(case, lanes):
+    """A 1x1 convolution of stride 1 without padding computes on its image as one row (a view)
+    where the register model says the tiles run faster so; the results do not move."""
+    c, o, h, wd, stride, pad, groups, flat_lanes = case
+    target = host_cpu().replace(vector_width=lanes)
+    x = RNG.standard_normal((2, c, h, wd)).astype(np.float32)
+    w = RNG.standard_normal((o, c // groups, 1, 1)).astype(np.float32)
+    b = RNG.standard_normal(o).astype(np.float32)
+    want = np.maximum(reference(x, w, b, stride, pad, 1, groups), 0)
+    oh, ow = (h + 2 * pad - 1) // stride + 1, (wd + 2 * pad - 1) // stride + 1
+    text = module_text(x.shape, w.shape, (2, o, oh, ow), stride, pad, 1, groups, bias=True, relu=True)
+    block = conv_knobs(target, o // groups, oh, ow)["block"]
+    flat = pointwise_rows(conv_op(text), target, block)
+    assert flat == (lanes in flat_lanes)
+    module = constant_weights(parse_module(make_context(), text, "conv.mlir"), w)
+    module.attributes[TARGET_ATTR] = target
+    with forced("graph.conv2d", "cpu", "blocked"):
+        tensors = lower_to(parse_module(make_context(), str(module), "conv.mlir"), "tensor")
+        exe = strati.compile(module)
+    one_row = [op for op in tensors.walk() if op.name == "tensor.reshape" and list(op.results[0].type.get_shape())[2:] == [1, h * wd]]
+    assert bool(one_row) == flat
+    np.testing.assert_allclose(exe(x, b), want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
 
 
 def test_rows_go_outside_when_the_image_does_not_fit_l2():

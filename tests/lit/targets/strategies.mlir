@@ -6,6 +6,14 @@
 // RUN: strati-opt %s --emit=tensor --print-strategy 2>&1 >/dev/null | filecheck %s --check-prefix=WHY
 // RUN: strati-opt %s --emit=tensor | filecheck %s
 // RUN: sed -e 's/attributes {hw.target = .*>} {/{/' %s | strati-run - --entry convs --random-inputs 0 --check | filecheck %s --check-prefix=EXEC
+// With AVX2 (8 lanes, a register tile of 5 pixels x 2 vectors) the pointwise conv's rows of 7
+// would take tiles of 4 and 3 pixels: it computes on its image as one row of 49 (a view), in
+// tiles of 5, and a view gives the result its rows back.
+// RUN: sed -e 's/vector_width = 16/vector_width = 8/' %s | strati-opt --emit=tensor | filecheck %s --check-prefix=ROW
+// RUN: sed -e 's/vector_width = 16/vector_width = 8/' %s | strati-run - --entry convs --random-inputs 0 --check | filecheck %s --check-prefix=EXEC
+// ROW: tensor.reshape %x : (tensor<1x16x7x7xf32>) -> tensor<1x16x1x49xf32>
+// ROW: tensor.generic {{.*}} outs({{.*}} : tensor<1x2x1x49x16xf32>) attrs = {schedule.ow_tile = 5 : i64, schedule.oh_tile = 1 : i64}
+// ROW: %y = tensor.reshape {{%[0-9]+}} : (tensor<1x2x16x1x49xf32>) -> tensor<1x32x7x7xf32>
 // RUN: sed -e 's/attributes {hw.target = .*>} {/{/' %s | strati-run - --entry wide --random-inputs 0 --check | filecheck %s --check-prefix=EXEC
 // WHY: strategy: graph.conv2d -> cpu/blocked: cheapest of blocked {{[0-9.e+]+}}, 1x1_as_matmul {{[0-9.e+]+}}, direct {{[0-9.e+]+}}; not applicable: depthwise, im2col (at {{.*}}strategies.mlir:[[# @LINE + 28]]:3)
 // WHY: strategy: graph.conv2d -> cpu/im2col: cheapest of im2col {{[0-9.e+]+}}, direct {{[0-9.e+]+}}; not applicable: 1x1_as_matmul, blocked, depthwise (at {{.*}}strategies.mlir:[[# @LINE + 28]]:3)

@@ -24,9 +24,16 @@ from strati.dialects.hw.cpu.ops import ALL_OPS, ParallelOp, YieldOp
 Cpu = Dialect("cpu", ALL_OPS, [])
 
 
+def _emit_parallel(emitter, op):
+    """``cpu.parallel``'s emit (:mod:`.emit`), imported with the code generator when first used:
+    every tool process registers the target, few generate code."""
+    from strati.dialects.hw.cpu.emit import emit_parallel
+
+    return emit_parallel(emitter, op)
+
+
 def _register() -> None:
     from strati.dialects.hw.cpu import conv, depthwise, strategies  # noqa: F401  (registers the strategies)
-    from strati.dialects.hw.cpu.emit import emit_parallel
     from strati.dialects.hw.cpu.matmul import CpuScheduleMatmulPass
     from strati.dialects.hw.cpu.parallelize import CpuParallelizePass
     from strati.dialects.hw.cpu.target import CpuTarget
@@ -38,7 +45,7 @@ def _register() -> None:
     register_pass(CpuParallelizePass)
     register_pass(CpuScheduleMatmulPass)
     register_pass(conv.CpuScheduleConvPass)
-    register_op_attr("cpu.parallel", "emit", emit_parallel)
+    register_op_attr("cpu.parallel", "emit", _emit_parallel)
     register_op_attr("cpu.yield", "emit", lambda emitter, op: None)
 
 

@@ -52,10 +52,9 @@ from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.utils.exceptions import VerifyException
 
 from strati import registry
-from strati.codegen.llvm import element_size
 from strati.dense import dense_from_numpy
 from strati.dialects.graph.attrs.nn import conv_params
-from strati.dialects.hw.cpu.registers import ACC_SHARE, registers, row_tile
+from strati.dialects.hw.cpu.registers import ACC_SHARE, registers, row_tile, tile_cost
 from strati.dialects.hw.ops import TargetAttr
 from strati.dialects.hw.target import target_of
 from strati.dialects.shapes import shape_of
@@ -166,10 +165,13 @@ def lower_blocked(op: Operation, b: TensorBuilder, target: TargetAttr) -> SSAVal
     o, cg, kh, kw = shape(w)
     _, _, oh, ow = result_type.get_shape()
     per_group = o // groups
-    kn = conv_knobs(target, per_group if groups > 1 else o, oh, ow)
-    block = kn["block"]
+    block = conv_knobs(target, per_group if groups > 1 else o, oh, ow)["block"]
     ob = -(-o // block)
     high = (high_pad(h, pads[0], oh, sh, kh, dh), high_pad(wd, pads[1], ow, sw, kw, dw))
+    if pointwise_rows(op, target, block):  # the image as one row: register tiles across the rows' ends
+        x = b.reshape(x, (n, shape(x)[1], 1, h * wd))
+        h, wd, oh, ow = 1, h * wd, 1, oh * ow
+    kn = conv_knobs(target, per_group if groups > 1 else o, oh, ow)
     if any(pads[:2]) or any(high):
         x = b.pad(x, (0, 0, pads[0], pads[1]), (0, 0, *high), 0)
     wp = _pack_weights(w, b, block)
@@ -195,16 +197,42 @@ def lower_blocked(op: Operation, b: TensorBuilder, target: TargetAttr) -> SSAVal
     )
     y.owner.attributes[OW_TILE] = IntegerAttr(kn["ow_tile"], i64)
     y.owner.attributes[OH_TILE] = IntegerAttr(kn["oh_tile"], i64)
+    from strati.codegen.llvm import element_size  # (the code generator, with llvmlite: only when a convolution is blocked)
+
     elem_bytes = element_size(elem)
     image = math.prod(shape(x)[1:]) * elem_bytes // (groups if groups > 1 else 1)
-    if kn["oh_tile"] == 1 and rows_outer(target, image, ob * block * cg * kh * kw * elem_bytes, ob, oh):
+    if kn["oh_tile"] == 1 and oh > 1 and rows_outer(target, image, ob * block * cg * kh * kw * elem_bytes, ob, oh):
         y.owner.attributes[ROWS_OUTER] = IntegerAttr(1, i64)
     return unblock(y, b, result_type, block)
 
 
+def pointwise_rows(op: Operation, target: TargetAttr, block: int) -> bool:
+    """Whether a 1x1 convolution of stride 1 without padding computes on its image as one row
+    of ``oh * ow`` pixels (a view), so that the register tiles run across the rows' ends: when
+    that runs faster by the register model (:func:`~.registers.tile_cost`: a 7x7 image's rows
+    take tiles of 4 and 3 pixels on AVX2, 6 accumulators for the last, where one row of 49 takes
+    tiles of 5), and :func:`rows_outer` would not have the rows loop outside the channel blocks
+    (a large image: one row has no rows to put outside)."""
+    (sh, sw), pads, _, groups = conv_params(op)
+    o, cg, kh, kw = shape(op.operands[1])
+    n, ic, h, wd = shape(op.operands[0])
+    if (kh, kw, sh, sw) != (1, 1, 1, 1) or any(pads) or h == 1:
+        return False
+    o = o // groups if groups > 1 else o
+    by_row, flat = conv_knobs(target, o, h, wd), conv_knobs(target, o, 1, h * wd)
+    vecs, rows = by_row["oc_vectors"], by_row["oh_tile"]  # (rows > 1: whole rows jammed into one tile)
+    if -(-h // rows) * tile_cost(wd * rows, by_row["ow_tile"] * rows, vecs) <= tile_cost(h * wd, flat["ow_tile"], vecs):
+        return False
+    elem_bytes = 4  # (f32: is_blocked)
+    image = ic * h * wd * elem_bytes // (groups if groups > 1 else 1)
+    blocks = -(-shape(op.operands[1])[0] // block)
+    return not rows_outer(target, image, blocks * block * cg * elem_bytes, blocks, h)
+
+
 def unblock(y: SSAValue, b: TensorBuilder, result_type: TensorType, block: int) -> SSAValue:
     """The blocked output ``y[n][oc/C][oh][ow][C]`` copied back to NCHW (the channel padding
-    dropped): in block order when the channels fill whole blocks, else in NCHW order."""
+    dropped): in block order when the channels fill whole blocks, else in NCHW order.  ``y``'s
+    pixels may be the result's rows as one (:func:`pointwise_rows`): then a view reshapes them."""
     n, ob, oh, ow, _ = shape(y)
     o = result_type.get_shape()[1]
     elem = element_type(y)
@@ -217,10 +245,10 @@ def unblock(y: SSAValue, b: TensorBuilder, result_type: TensorType, block: int) 
         return b.reshape(out, result_type.get_shape())
     d4 = dims(4)  # (n, oc, oh, ow)
     (out,) = b.generic(
-        [y], [b.empty(result_type)], [AffineMap(4, 0, (d4[0], d4[1] // block, d4[2], d4[3], d4[1] % block)), AffineMap.identity(4)],
+        [y], [b.empty(TensorType(elem, [n, o, oh, ow]))], [AffineMap(4, 0, (d4[0], d4[1] // block, d4[2], d4[3], d4[1] % block)), AffineMap.identity(4)],
         [PARALLEL] * 4, lambda v, _: v,
     )  # fmt: skip
-    return out
+    return out if (oh, ow) == tuple(result_type.get_shape()[2:]) else b.reshape(out, result_type.get_shape())
 
 
 def blocked_layout_conv_cost(op: Operation, target: TargetAttr) -> float:
