@@ -206,10 +206,7 @@ def pack(loop: ForOp, buffer: SSAValue, consts: IndexConstants, panels: bool = F
             rel = emit((arith.DivUIOp if span is not None else arith.RemUIOp)(rel, consts.get(constant_index(tile.step))))
         dst_idx.append(rel)
     target_block.insert_op_before(memref.StoreOp.get(load.res, packed, dst_idx), before)
-    if any(e[4] is not None for e in layout):
-        read_panels(loads, packed, layout, consts)
-    else:
-        read_packed(loads, packed, dims, [])  # the loads read the copy
+    read_panels(loads, packed, layout, consts)  # the loads read the copy
     return alloc
 
 
@@ -226,11 +223,16 @@ def read_packed(loads, packed: SSAValue, dims, prefix: list[SSAValue]) -> None:
                 sub = arith.SubiOp(i, lb)
                 ld.parent_block().insert_op_before(sub, ld)
                 idx.append(sub.result)
-        new = memref.LoadOp.get(packed, idx)
-        ld.parent_block().insert_op_before(new, ld)
-        ld.res.replace_all_uses_with(new.res)
-        ld.detach()
-        ld.erase()
+        _read(ld, packed, idx)
+
+
+def _read(ld: memref.LoadOp, packed: SSAValue, idx: list[SSAValue]) -> None:
+    """``ld`` replaced by a load of ``packed`` at ``idx``."""
+    new = memref.LoadOp.get(packed, idx)
+    ld.parent_block().insert_op_before(new, ld)
+    ld.res.replace_all_uses_with(new.res)
+    ld.detach()
+    ld.erase()
 
 
 def _depth(op: Operation) -> int:
@@ -238,9 +240,9 @@ def _depth(op: Operation) -> int:
 
 
 def read_panels(loads, packed: SSAValue, layout, consts: IndexConstants) -> None:
-    """Each load reads the panels of ``packed`` (:func:`pack` with ``panels``): the tile loop's
-    block ``(t - lb) / span`` (computed once, at the start of the tile loop's body), the point
-    within it ``i - t``, other dimensions ``i - lb``."""
+    """Each load reads ``packed`` (:func:`pack`'s layout): in a dimension split into panels, the
+    tile loop's block ``(t - lb) / span`` (computed once, at the start of the tile loop's body)
+    and the point within it ``i - t``; in the others ``i - lb``."""
     blocks: dict[int, SSAValue] = {}
     for _, d, lb, span, tile, _ in layout:
         if span is not None:
@@ -264,11 +266,7 @@ def read_panels(loads, packed: SSAValue, layout, consts: IndexConstants) -> None
             sub = arith.SubiOp(i, lb if tile is None else tile.induction_var)
             ld.parent_block().insert_op_before(sub, ld)
             idx.append(sub.result)
-        new = memref.LoadOp.get(packed, idx)
-        ld.parent_block().insert_op_before(new, ld)
-        ld.res.replace_all_uses_with(new.res)
-        ld.detach()
-        ld.erase()
+        _read(ld, packed, idx)
 
 
 # --- packing a constant at compile time ------------------------------------------------------
