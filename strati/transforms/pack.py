@@ -23,7 +23,8 @@ lays every tile the loops would copy side by side in a new constant global, one 
 
 The pass packs, for every ``loop.for`` carrying ``schedule.pack = ["name", ...]``, the
 buffers of those names (their SSA names, as printed: ``%b`` is ``"b"``), constants at
-compile time; a constant global nothing reads any more goes.
+compile time; a constant global nothing reads any more goes.  ``schedule.pack_panels`` packs
+them in panels (:func:`pack` with ``panels``: a matmul's B in ``kc x nr`` micro-panels).
 """
 
 from __future__ import annotations
@@ -59,6 +60,8 @@ from strati.transforms.tile import tile_of
 from strati.transforms.unroll_and_jam import ACCESSES, access_parts
 
 PACK = "schedule.pack"
+PANELS = "schedule.pack_panels"
+"""Buffers to pack in panels (``pack(..., panels=True)``): a dimension that a tile loop's points read is split."""
 PAD = 16
 """Elements added to a packed row whose size is a multiple of 2 KiB."""
 
@@ -581,23 +584,24 @@ class PackPass(ModulePass):
                 if a.name_hint:
                     names[a.name_hint] = a
             packed: set[str] = set()
-            for loop in [o for o in fn.walk() if isinstance(o, ForOp) and PACK in o.attributes]:
-                request = loop.attributes.pop(PACK)
-                if not isinstance(request, ArrayAttr) or not all(isinstance(x, StringAttr) for x in request.data):
-                    raise VerifyException(f'{PACK} must be a list of buffer names (["b"]), not {request}')
-                for x in request.data:
-                    if x.data not in names:
-                        raise VerifyException(f"{PACK}: no buffer named %{x.data}")
-                    done = pack_constant(loop, names[x.data], consts, calls)
-                    if done is not None:
-                        packed.update(g.sym_name.data for g, _ in done)
-                    elif pack(loop, names[x.data], consts) is None:
-                        raise VerifyException(
-                            f"{PACK}: %{x.data} cannot be packed in this loop (it is written there, or read "
-                            "through another view, or at indices that are not loops with known ranges)"
-                        )
+            for loop in [o for o in fn.walk() if isinstance(o, ForOp) and (PACK in o.attributes or PANELS in o.attributes)]:
+                requests = [(loop.attributes.pop(attr), attr) for attr in (PACK, PANELS) if attr in loop.attributes]
+                for request, attr in requests:
+                    if not isinstance(request, ArrayAttr) or not all(isinstance(x, StringAttr) for x in request.data):
+                        raise VerifyException(f'{attr} must be a list of buffer names (["b"]), not {request}')
+                    for x in request.data:
+                        if x.data not in names:
+                            raise VerifyException(f"{attr}: no buffer named %{x.data}")
+                        done = pack_constant(loop, names[x.data], consts, calls)
+                        if done is not None:
+                            packed.update(g.sym_name.data for g, _ in done)
+                        elif pack(loop, names[x.data], consts, panels=attr == PANELS) is None:
+                            raise VerifyException(
+                                f"{attr}: %{x.data} cannot be packed in this loop (it is written there, or read "
+                                "through another view, or at indices that are not loops with known ranges)"
+                            )
             if packed:
                 drop_unused_constants(op, packed)
 
 
-__all__ = ["PAD", "ConstantLayout", "PackPass", "call_sites", "constant_layout", "constant_sources", "drop_unused_constants", "footprint", "pack", "pack_constant"]
+__all__ = ["PAD", "PANELS", "ConstantLayout", "PackPass", "call_sites", "constant_layout", "constant_sources", "drop_unused_constants", "footprint", "pack", "pack_constant"]

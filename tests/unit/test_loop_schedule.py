@@ -119,6 +119,38 @@ def test_pack_both_operands(m, k, n):
 
 
 @pytest.mark.parametrize("m, k, n", SIZES)
+@pytest.mark.parametrize("transposed", [False, True], ids=["b", "b_t"])
+def test_pack_in_panels(m, k, n, transposed):
+    """B's columns tiled by 4, the tile loop hoisted outside i, B packed in panels at a loop
+    around the nest: ceil(n/4) panels, the last one partial; the results bit for bit the
+    unpacked nest's (B as given or transposed)."""
+    from strati.transforms.interchange import hoist_loop
+    from strati.transforms.pack import pack
+    from strati.transforms.tile import tile_loop
+    from strati.dialects.loop.analysis import IndexConstants
+    from strati.runtime.interpreter import find_function
+
+    a, b = inputs(m, k, n)
+    if transposed:
+        b = np.ascontiguousarray(b.T)
+    text = matmul_text(m, k, n, trans_b=transposed)
+    want = run(loop_module(text), a, b)
+    module = loop_module(text)
+    i, j, _ = nest_loops(module)
+    consts = IndexConstants(find_function(module))
+    top = ForOp(consts.get(0), consts.get(1), consts.get(1))  # a loop of one iteration around the nest to pack in
+    i.parent_block().insert_op_before(top, i)
+    i.detach()
+    top.body.block.insert_op_before(i, top.body.block.last_op)
+    hoist_loop(tile_loop(j, 4, consts))  # top { jr { i { j { k } } } }
+    alloc = pack(top, find_function(module).body.block.args[1], consts, panels=True)
+    module.verify()
+    # the panel's block outermost (where %jr is), then the loops' order inside: j, then k
+    assert alloc is not None and list(alloc.memref.type.get_shape()) == [-(-n // 4), 4, k]
+    np.testing.assert_array_equal(run(module, a, b), want)
+
+
+@pytest.mark.parametrize("m, k, n", SIZES)
 def test_scalar_replace_the_accumulator(m, k, n):
     a, b = inputs(m, k, n)
     want = run(loop_module(matmul_text(m, k, n)), a, b)
