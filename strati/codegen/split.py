@@ -3,8 +3,8 @@
 Used by the JIT to compile a large module on two cores (:mod:`strati.runtime.llvm_worker`).
 The parts are cut along *roots*: the public functions and the ``noinline`` internal ones that
 bring much IR (the kernels of ``outline-kernels`` with their parallel tasks, the parts of
-``split-functions``), which go to the part with the least IR so far, largest first.  Everything else a root uses is copied into its
-part: internal functions (its parallel tasks and their bodies, the scalar libm functions),
+``split-functions``), which go to the part with the least IR so far, largest first.
+Everything else a root uses is copied into its part: internal functions (its parallel tasks and their bodies, the scalar libm functions),
 constant internal globals (embedded weights, tables), every declaration and all the metadata,
 so that LLVM optimises a root as it would in the whole module.  A root defined in another part
 is declared and loses ``internal`` where it is defined (its name is unique in the executable,

@@ -66,6 +66,20 @@ PAD = 16
 """Elements added to a packed row whose size is a multiple of 2 KiB."""
 
 
+@dataclass(frozen=True)
+class PackedDim:
+    """One dimension of a buffer made by :func:`pack`: at ``depth`` (of the loop that moves along
+    it), over buffer dimension ``dim`` from ``lb``, ``extent`` long; with ``panels``, a dimension
+    that the points of ``tile`` read is two: the tile's ``block`` and the point within it."""
+
+    depth: int
+    dim: int
+    lb: SSAValue
+    extent: int
+    tile: ForOp | None = None
+    block: bool = False
+
+
 def _known_at(v: SSAValue, loop: ForOp) -> bool:
     """Whether ``v`` is available at the start of ``loop``'s body, after its index ops."""
     if not inside(v, loop) or v is loop.induction_var:
@@ -154,19 +168,17 @@ def pack(loop: ForOp, buffer: SSAValue, consts: IndexConstants, panels: bool = F
         return None
     loads, pattern, dims = plan
     element = buffer.type.get_element_type()
-    # The packed buffer's dimensions, outermost first: (depth, buffer dimension, lower bound, span
-    # of a tile or None, the point loop's tile loop or None, extent).
-    layout = []
+    layout: list[PackedDim] = []  # the packed buffer's dimensions, outermost first
     for d, f, (lb, _, extent) in dims:
         tile = tile_of(f) if panels else None
         span = constant_index(tile.step) if tile is not None else None
         if tile is not None and span is not None and inside(tile.induction_var, loop) and not _known_at(f.lb, loop):
-            layout.append((_depth(tile), d, lb, span, tile, -(-extent // span)))
-            layout.append((_depth(f), d, lb, None, tile, span))
+            layout.append(PackedDim(_depth(tile), d, lb, -(-extent // span), tile, block=True))
+            layout.append(PackedDim(_depth(f), d, lb, span, tile, block=False))
         else:
-            layout.append((_depth(f), d, lb, None, None, extent))
-    layout.sort(key=lambda e: e[0])
-    shape = [e[5] for e in layout]
+            layout.append(PackedDim(_depth(f), d, lb, extent))
+    layout.sort(key=lambda e: e.depth)
+    shape = [e.extent for e in layout]
     size = element_bytes(element) or 4
     if len(shape) > 1 and shape[-1] * size % 2048 == 0:
         shape[-1] += PAD
@@ -202,12 +214,14 @@ def pack(loop: ForOp, buffer: SSAValue, consts: IndexConstants, panels: bool = F
         target_block.insert_op_before(op, before)
         return op.results[0]
 
+    rel = {d: ivs[d] if constant_index(lb) == 0 else emit(arith.SubiOp(ivs[d], lb)) for d, _, (lb, _, _) in dims}
     dst_idx = []
-    for _, d, lb, span, tile, _ in layout:
-        rel = ivs[d] if constant_index(lb) == 0 else emit(arith.SubiOp(ivs[d], lb))
-        if tile is not None:  # the tile's block, or the point within it
-            rel = emit((arith.DivUIOp if span is not None else arith.RemUIOp)(rel, consts.get(constant_index(tile.step))))
-        dst_idx.append(rel)
+    for e in layout:
+        if e.tile is None:
+            dst_idx.append(rel[e.dim])
+        else:  # the tile's block, or the point within it
+            span = consts.get(constant_index(e.tile.step))
+            dst_idx.append(emit((arith.DivUIOp if e.block else arith.RemUIOp)(rel[e.dim], span)))
     target_block.insert_op_before(memref.StoreOp.get(load.res, packed, dst_idx), before)
     read_panels(loads, packed, layout, consts)  # the loads read the copy
     return alloc
@@ -242,33 +256,32 @@ def _depth(op: Operation) -> int:
     return len(list(_ancestors(op)))
 
 
-def read_panels(loads, packed: SSAValue, layout, consts: IndexConstants) -> None:
+def read_panels(loads, packed: SSAValue, layout: list[PackedDim], consts: IndexConstants) -> None:
     """Each load reads ``packed`` (:func:`pack`'s layout): in a dimension split into panels, the
     tile loop's block ``(t - lb) / span`` (computed once, at the start of the tile loop's body)
     and the point within it ``i - t``; in the others ``i - lb``."""
     blocks: dict[int, SSAValue] = {}
-    for _, d, lb, span, tile, _ in layout:
-        if span is not None:
-            t = tile.induction_var
-            ops: list[Operation] = [] if constant_index(lb) == 0 else [arith.SubiOp(t, lb)]
-            ops.append(arith.DivUIOp(ops[-1].results[0] if ops else t, consts.get(span)))
-            first = tile.body.block.first_op
+    for e in layout:
+        if e.block:
+            t = e.tile.induction_var
+            ops: list[Operation] = [] if constant_index(e.lb) == 0 else [arith.SubiOp(t, e.lb)]
+            ops.append(arith.DivUIOp(ops[-1].results[0] if ops else t, consts.get(constant_index(e.tile.step))))
+            first = e.tile.body.block.first_op
             for op in ops:
-                tile.body.block.insert_op_before(op, first)
-            blocks[d] = ops[-1].results[0]
+                e.tile.body.block.insert_op_before(op, first)
+            blocks[e.dim] = ops[-1].results[0]
     for ld in loads:
         idx = []
-        for _, d, lb, span, tile, _ in layout:
-            i = ld.indices[d]
-            if tile is None and constant_index(lb) == 0:
+        for e in layout:
+            i = ld.indices[e.dim]
+            if e.block:
+                idx.append(blocks[e.dim])
+            elif e.tile is None and constant_index(e.lb) == 0:
                 idx.append(i)
-                continue
-            if span is not None:
-                idx.append(blocks[d])
-                continue
-            sub = arith.SubiOp(i, lb if tile is None else tile.induction_var)
-            ld.parent_block().insert_op_before(sub, ld)
-            idx.append(sub.result)
+            else:
+                sub = arith.SubiOp(i, e.lb if e.tile is None else e.tile.induction_var)
+                ld.parent_block().insert_op_before(sub, ld)
+                idx.append(sub.result)
         _read(ld, packed, idx)
 
 
