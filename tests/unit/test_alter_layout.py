@@ -192,3 +192,33 @@ def test_weights_as_arguments_are_changed_at_run_time():
     assert ("OIHW", "OHWI8o") in [(o.param("src"), o.param("dst")) for o in graph.walk() if o.name == "graph.layout_transform"]
     want = conv_ref(x, w, None, 2, 1, 1, 1)
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
+
+
+@pytest.mark.parametrize("lanes", [8, 16])
+def test_blocked_convs_pair_output_blocks_and_chunk_input_blocks(lanes):
+    """In the blocked layout a register tile holds two neighbouring output blocks (two vectors,
+    as the NCHW form's tile: ``schedule.oc_blocks = 2`` on the generic, the weights and the
+    result viewed as [ob / 2][2]...), and with a 4 KB L1 in the description the second conv's
+    input blocks (32 channels: 4 blocks of 8, 2 of 16; 9 x 2 blocks x c x 4 bytes of weights per
+    input block, more than the 2560 bytes of 5/8 of L1) go one per chunk.  On AVX-512 the first
+    conv's 3 input channels (one loop: 9 x 32 x 4 = 1152 bytes each) go two per chunk too (2 +
+    1).  The network still matches numpy."""
+    text, numpy_result, consts = network(3, 32, 9, 1, False)
+    x = RNG.standard_normal((1, 3, 9, 9)).astype(np.float32)
+    target = host_cpu().replace(vector_width=lanes, l1=4096)
+
+    def module():
+        m = _module(text, lanes, consts)
+        m.attributes[TARGET_ATTR] = target
+        return m
+
+    with forced("graph.conv2d", "cpu", "blocked"):
+        tensors = lower_to(module(), "tensor", WITH_LAYOUT)
+        hw = lower_to(module(), "hw", WITH_LAYOUT)
+        got = strati.compile(module(), optimizations=WITH_LAYOUT)(x)
+    pairs = [op.attributes["schedule.oc_blocks"].value.data for op in tensors.walk() if "schedule.oc_blocks" in op.attributes]
+    assert pairs == [2, 2]
+    chunks = [op.attributes["schedule.ic_chunk"].value.data for op in hw.walk() if "schedule.ic_chunk" in op.attributes]
+    assert chunks == ([1] if lanes == 8 else [2, 1])
+    want = numpy_result(x)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())

@@ -258,3 +258,66 @@ def test_resnet_layers_choose_the_blocked_form(lanes, shape):
 
     op = next(o for o in parse_module(make_context(), conv(*shape), "t").walk() if o.name == "graph.conv2d")
     assert choose(op, host_cpu().replace(vector_width=lanes)).strategy.name == "blocked"
+
+
+# (c, o, h, w, k, stride, pad, groups, l1): small L1s in the description, so that the weights
+# of all the input channels do not fit 5/8 of it (conv.WEIGHTS_L1_SHARE) and the channel loop
+# is split in chunks.  Per input channel, a 3x3 tile of 2 vectors holds 9 x 16 x 4 = 576 bytes
+# of weights on AVX2, 1152 on AVX-512.
+CHUNK_CASES = [
+    (24, 32, 9, 11, 3, 1, 1, 1, 4096),  # AVX2: 2560 // 576 = 4 channels, 6 chunks (the partial sums
+    #   of the image, 6 x 2 x 99 x 64 B = 76 KB, against the weights once per row, 9 x 576 x 24 =
+    #   124 KB: the chunks above the rows); AVX-512: 2 channels, 12 chunks, below the rows
+    (23, 16, 6, 6, 3, 1, 1, 1, 8192),  # 23 channels (prime): chunks of 8 (AVX2), the last one of 7
+    (16, 64, 11, 10, 3, 2, 1, 2, 4096),  # stride 2, two groups of 8 input channels
+    (32, 32, 7, 7, 3, 1, 1, 1, 4096),  # rows shorter than the tile: whole rows jammed
+    (40, 32, 7, 7, 1, 1, 0, 1, 1024),  # 1x1: the image as one row (AVX2), 64 bytes per channel
+]
+
+
+def chunk_loops(module):
+    return [op for op in module.walk() if "schedule.ic_chunk" in op.attributes]
+
+
+@pytest.mark.parametrize("lanes", [8, 16])
+@pytest.mark.parametrize("case", CHUNK_CASES, ids=[f"{c}to{o}_{h}x{w}_k{k}s{s}g{g}_l1_{l1}" for c, o, h, w, k, s, p, g, l1 in CHUNK_CASES])
+def test_input_channels_in_chunks_match_numpy(case, lanes):
+    """The channel loop split in chunks whose weights fit the description's L1 (the knob
+    ``schedule.ic_chunk`` on the chunk loop, which moved out of the register tiles' loops): the
+    results agree with numpy (sums in another order: to rounding)."""
+    c, o, h, wd, k, stride, pad, groups, l1 = case
+    target = host_cpu().replace(vector_width=lanes, l1=l1)
+    x = RNG.standard_normal((1, c, h, wd)).astype(np.float32)
+    w = RNG.standard_normal((o, c // groups, k, k)).astype(np.float32)
+    b = RNG.standard_normal(o).astype(np.float32)
+    want = np.maximum(reference(x, w, b, stride, pad, 1, groups), 0)
+    oh, ow = (h + 2 * pad - k) // stride + 1, (wd + 2 * pad - k) // stride + 1
+    text = module_text(x.shape, w.shape, (1, o, oh, ow), stride, pad, 1, groups, bias=True, relu=True)
+    module = constant_weights(parse_module(make_context(), text, "conv.mlir"), w)
+    module.attributes[TARGET_ATTR] = target
+    with forced("graph.conv2d", "cpu", "blocked"):
+        hw = lower_to(parse_module(make_context(), str(module), "conv.mlir"), "hw")
+        exe = strati.compile(module)
+    chunks = [op.attributes["schedule.ic_chunk"].value.data for op in chunk_loops(hw)]
+    assert chunks and all(0 < n < c // groups for n in chunks)
+    np.testing.assert_allclose(exe(x, b), want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
+
+
+def test_chunks_go_above_the_rows_when_the_partial_sums_move_fewer_bytes():
+    """CHUNK_CASES' first case, worked out in its comment: above the rows on AVX2 (a row loop
+    between the chunk loop and the register tiles' loop), between them on AVX-512."""
+    c, o, h, wd, k, stride, pad, groups, l1 = CHUNK_CASES[0]
+    text = module_text((1, c, h, wd), (o, c, k, k), (1, o, h, wd), stride, pad, 1, groups, bias=False, relu=False)
+    for lanes, chunk, above in ((8, 4, True), (16, 2, False)):
+        module = parse_module(make_context(), text, "conv.mlir")
+        module.attributes[TARGET_ATTR] = host_cpu().replace(vector_width=lanes, l1=l1)
+        with forced("graph.conv2d", "cpu", "blocked"):
+            hw = lower_to(module, "hw")
+        (loop,) = chunk_loops(hw)
+        assert loop.attributes["schedule.ic_chunk"].value.data == chunk
+        tiles = [op for op in loop.walk() if "schedule.ow_tile" in op.attributes]
+        depth = 0
+        parent = tiles[0].parent_op()
+        while parent is not loop:
+            depth, parent = depth + 1, parent.parent_op()
+        assert depth == (1 if above else 0), lanes

@@ -63,12 +63,17 @@ def lower_layout_transform(op: Operation, b: TensorBuilder) -> SSAValue:
     return _copy(b, x, out_t, AffineMap(4, 0, (d4[0] // c, d4[2], d4[3], d4[1], d4[0] % c)), AffineMap.identity(4))
 
 
-def lower_conv2d_blocked(op: Operation, b: TensorBuilder, knobs: dict[str, int] | None = None) -> SSAValue:
+def lower_conv2d_blocked(op: Operation, b: TensorBuilder, knobs: dict[str, int] | None = None, blocks: int = 1) -> SSAValue:
     """One generic over ``(n, ob, oh, ow, kh, kw, icb, ici, c)`` accumulating, from the bias (or
     0), into the blocked result: ``y[n, ob, oh, ow, c] += x[n, icb, ih, iw, ici] *
     w[ob, kh, kw, icb*C + ici, c]``; when the input channels do not fill whole blocks (or fill
     one), ``ic`` is one loop and the input is read at ``x[n, ic // C, ih, iw, ic % C]``.
-    ``knobs`` become its ``schedule.*`` attributes."""
+
+    ``blocks`` > 1 (dividing the output's blocks): a dimension ``v`` before ``c`` over that many
+    neighbouring output blocks, ``ob`` counting groups of them (the weights and the result
+    viewed as ``[ob / blocks][blocks]...``), so that a register tile can hold several blocks
+    (two vectors of output channels when the layout's block is one vector).  ``knobs`` become
+    the generic's ``schedule.*`` attributes."""
     from xdsl.dialects.builtin import IntegerAttr, i64
 
     from strati.dialects.graph.lowering.nn import high_pad, scaled
@@ -80,41 +85,47 @@ def lower_conv2d_blocked(op: Operation, b: TensorBuilder, knobs: dict[str, int] 
     _, _, h, wd, c = shape(x)
     ob, kh, kw, _, _ = shape(w)
     _, _, oh, ow, _ = y_t.get_shape()
+    if blocks < 1 or ob % blocks:
+        raise ValueError(f"{blocks} output blocks per tile do not divide the {ob} blocks")
     high = (high_pad(h, pads[0], oh, sh, kh, dh), high_pad(wd, pads[1], ow, sw, kw, dw))
     if any(pads[:2]) or any(high):
         x = b.pad(x, (0, 0, pads[0], pads[1], 0), (0, 0, *high, 0), 0)
+    # the result (and the weights below) viewed with the output blocks as ob x v when blocks > 1
+    n = y_t.get_shape()[0]
+    out_shape = (n, *((ob // blocks, blocks) if blocks > 1 else (ob,)), oh, ow, c)
+    out_t = TensorType(element_type(x), out_shape)
+    rank_out = len(out_shape)
     if bias is None:
-        init = b.filled(0, y_t)
+        init = b.filled(0, out_t)
     else:
         (o,) = shape(bias)
         if o != ob * c:
             bias = b.pad(bias, (0,), (ob * c - o,), 0)
-        d5 = dims(5)
-        bias2 = b.reshape(bias, (ob, c))
+        per_block = b.reshape(bias, out_shape[1:-3] + (c,))
+        d = dims(rank_out)
         (init,) = b.generic(
-            [bias2], [b.empty(y_t)], [AffineMap(5, 0, (d5[1], d5[4])), AffineMap.identity(5)], [PARALLEL] * 5,
-            lambda v, _: v,
+            [per_block], [b.empty(out_t)], [AffineMap(rank_out, 0, (*d[1:-3], d[-1])), AffineMap.identity(rank_out)],
+            [PARALLEL] * rank_out, lambda v, _: v,
         )  # fmt: skip
     _, icb, _, _, _ = shape(x)
     _, _, _, i, _ = shape(w)
-    if icb == 1 or i != icb * c:  # one input block, or a partial last one: ic in one loop
-        d = dims(8)  # (n, ob, oh, ow, kh, kw, ic, c)
-        ih, iw = scaled(d[2], sh) + scaled(d[4], dh), scaled(d[3], sw) + scaled(d[5], dw)
-        x_map = AffineMap(8, 0, (d[0], d[6] // c, ih, iw, d[6] % c))
-        w_map = AffineMap(8, 0, (d[1], d[4], d[5], d[6], d[7]))
-        y_map = AffineMap(8, 0, (d[0], d[1], d[2], d[3], d[7]))
-        kinds = [PARALLEL] * 4 + [REDUCTION] * 3 + [PARALLEL]
-    else:  # whole input blocks: ic as (icb, ici), no division in the input's index
-        d = dims(9)  # (n, ob, oh, ow, kh, kw, icb, ici, c)
-        ih, iw = scaled(d[2], sh) + scaled(d[4], dh), scaled(d[3], sw) + scaled(d[5], dw)
-        x_map = AffineMap(9, 0, (d[0], d[6], ih, iw, d[7]))
-        w_map = AffineMap(9, 0, (d[1], d[4], d[5], d[6] * c + d[7], d[8]))
-        y_map = AffineMap(9, 0, (d[0], d[1], d[2], d[3], d[8]))
-        kinds = [PARALLEL] * 4 + [REDUCTION] * 4 + [PARALLEL]
+    split = icb > 1 and i == icb * c  # whole input blocks: ic as (icb, ici), no division in the input's index
+    rank = 8 + split + (blocks > 1)
+    d = dims(rank)  # (n, ob, oh, ow, kh, kw, ic | icb ici, [v], c)
+    ic = d[6] * c + d[7] if split else d[6]
+    ih, iw = scaled(d[2], sh) + scaled(d[4], dh), scaled(d[3], sw) + scaled(d[5], dw)
+    x_index = (d[6], ih, iw, d[7]) if split else (d[6] // c, ih, iw, d[6] % c)
+    x_map = AffineMap(rank, 0, (d[0], *x_index))
+    out_block = (d[1], d[rank - 2]) if blocks > 1 else (d[1],)  # (ob, v) in the views
+    w_map = AffineMap(rank, 0, (*out_block, d[4], d[5], ic, d[rank - 1]))
+    y_map = AffineMap(rank, 0, (d[0], *out_block, d[2], d[3], d[rank - 1]))
+    if blocks > 1:
+        w = b.reshape(w, (ob // blocks, blocks, *shape(w)[1:]))
+    kinds = [PARALLEL] * 4 + [REDUCTION] * (3 + split) + [PARALLEL] * (rank - 7 - split)
     (y,) = b.generic([x, w], [init], [x_map, w_map, y_map], kinds, lambda xv, wv, a: s.add(a, s.mul(xv, wv)))
     for name, value in (knobs or {}).items():
         y.owner.attributes[name] = IntegerAttr(value, i64)
-    return y
+    return b.reshape(y, y_t.get_shape()) if blocks > 1 else y
 
 
 register_op_attr("graph.layout_transform", "lower", lower_layout_transform)

@@ -13,6 +13,12 @@
 // schedule.rows_outer = 1 (an image larger than half of L2): the rows loop outside the blocks.
 // RUN: sed -e 's/schedule.ow_tile = 4, /schedule.ow_tile = 4, schedule.rows_outer = 1, /' %s | strati-opt -p cpu-schedule-conv | filecheck %s --check-prefix=ROWS
 // RUN: sed -e 's/schedule.ow_tile = 4, /schedule.ow_tile = 4, schedule.rows_outer = 1, /' -e 's/vector_width = 8/vector_width = 16/' %s | strati-run - --random-inputs 0 --check | filecheck %s --check-prefix=EXEC
+// An L1 of 1 KB: an input channel's weights (3x3 x 16 channels x 4 bytes = 576) fill 5/8 of it, so
+// the channel loop goes in chunks of one (`schedule.ic_chunk`), moved out of the pixel tiles'
+// loops: below the rows, since the image's partial sums once per chunk (3 x 2 x 3840 bytes) move
+// more than the weights once per row (5 x 1728).
+// RUN: sed -e 's/l1 = 32768/l1 = 1024/' %s | strati-opt -p cpu-schedule-conv | filecheck %s --check-prefix=CHUNK
+// RUN: sed -e 's/l1 = 32768/l1 = 1024/' %s | strati-run - --random-inputs 0 --check | filecheck %s --check-prefix=EXEC
 // The scheduled nest computes what the plain one does.
 // RUN: sed -e 's/vector_width = 8/vector_width = 16/' %s | strati-run - --random-inputs 0 --check | filecheck %s --check-prefix=EXEC
 
@@ -48,6 +54,14 @@
 // ROWS-NEXT: loop.for {{%[0-9]+}} = %c0{{.*}} to %c12 step %c4 {
 // ROWS: } {parallel = true, schedule.ow_tile = 4}
 // ROWS-NOT: schedule.rows_outer
+
+// CHUNK: loop.for [[CH:%[0-9]+]] = %c0{{.*}} to %c3_1 step %c1 {
+// CHUNK-NEXT: arith.addi [[CH]], %c1 : index
+// CHUNK-NEXT: loop.for {{%[0-9]+}} = %c0{{.*}} to %c12 step %c4 {
+// CHUNK: loop.for {{%[0-9]+}} = [[CH]] to {{%[0-9]+}} step %c1{{.*}} {
+// CHUNK: } {parallel = true, schedule.ow_tile = 4}
+// CHUNK-NEXT: } {schedule.ic_chunk = 1}
+// CHUNK-NEXT: } {parallel = true}
 
 // BAD: schedule.ow_tile must be a positive integer, not 0
 
