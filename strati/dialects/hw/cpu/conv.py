@@ -352,7 +352,7 @@ def schedule(n_loop, tile: int, rows: int, target: TargetAttr, consts, rows_firs
     v = chain[-2] if blocks > 1 else None
     if len(chain) - (v is not None) not in (6, 8, 9) or (v is not None and trip_count(v) != blocks):
         return False
-    n, ob, oh, ow, c = chain[0], chain[1], chain[2], chain[3], chain[-1]
+    ob, oh, ow, c = chain[1], chain[2], chain[3], chain[-1]
     split_ic = len(chain) - (v is not None) == 9
     if any(isinstance(o, ForOp) for o in c.body.walk()):
         return False
