@@ -421,7 +421,8 @@ def chunk_channels(chain, channels: int, split_ic: bool, target: TargetAttr, con
     Returns the loops over the rows and over the pixels (other loop objects than ``chain[2]``
     and ``chain[3]`` once the chunk loop moved out: a move swaps the loops' headers)."""
     from strati.dialects.loop.analysis import trip_count
-    from strati.transforms.interchange import hoist_loop
+    from strati.dialects.loop.ops import YieldOp as LoopYieldOp
+    from strati.transforms.interchange import hoist_loop, is_header_op
     from strati.transforms.tile import tile_loop
 
     oh, ow, kh, kw, ic = chain[2:7]
@@ -440,6 +441,10 @@ def chunk_channels(chain, channels: int, split_ic: bool, target: TargetAttr, con
     chunks = -(-ic_trips // chunk)
     partial_sums = chunks * 2 * rows * pixels * channels * elem_bytes
     above_rows = not rows_first and partial_sums < rows * per_channel * ic_trips
+    passed = chain[2:6] if above_rows else chain[3:6]  # the loops the chunk loop moves out of
+    if not all(is_header_op(o) or o is inner_loop or isinstance(o, LoopYieldOp)
+               for loop, inner_loop in zip(passed, (*passed[1:], ic)) for o in loop.body.block.ops):  # fmt: skip
+        return oh, ow  # (something else computed between them: not a nest hoist_loop moves through)
     loop = tile_loop(ic, chunk, consts, "ic_chunk")
     for _ in range(4 if above_rows else 3):
         loop = hoist_loop(loop)
