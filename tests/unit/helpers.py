@@ -1,6 +1,12 @@
-"""Shared test helpers: run IR through strati's interpreter, and one ONNX node through onnxruntime."""
+"""Shared test helpers: run IR through strati's interpreter, one ONNX node through onnxruntime,
+and strati's command-line tools as a user runs them."""
 
 from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import onnx
@@ -74,3 +80,22 @@ def run_onnx(op_type: str, inputs: list[np.ndarray], n_outputs: int = 1, opset: 
     session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     feeds = {n: x for n, x in zip(names, inputs) if x is not None}
     return session.run(None, feeds)
+
+
+BIN = Path(sys.executable).parent
+"""Where this environment installed strati's tools (strati-opt, strati-run, strati-import, ...)."""
+
+
+def tool(name: str, *args: str, cwd=None, timeout: float = 120) -> subprocess.CompletedProcess:
+    """Run one of strati's tools (text output captured), as a user would: without
+    ``STRATI_TRACEBACK``, so that an error is the one line a user sees."""
+    env = {k: v for k, v in os.environ.items() if k != "STRATI_TRACEBACK"}
+    return subprocess.run([str(BIN / name), *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout)
+
+
+def onnx_model(nodes, inputs, outputs, initializers=(), opset: int = 13, name: str = "g") -> onnx.ModelProto:
+    """A model of one graph of ``nodes`` (IR version 8, the default domain at ``opset``)."""
+    graph = helper.make_graph(nodes, name, inputs, outputs, initializer=list(initializers))
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 8
+    return model

@@ -4,10 +4,6 @@ cache.  onnxruntime, fed the same dict, is the outside truth."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import numpy as np
 import onnx
 import onnxruntime as ort
@@ -22,6 +18,7 @@ from strati.runtime.interpreter import run_function
 from strati.runtime.loop_interpreter import run_loop_function
 from strati.specialize import DEFAULT_CACHE_SIZE, SpecializingExecutable
 from strati.source import load_module
+from helpers import tool
 
 NAMES = ["0", "x_0", "input/ids:0", "input.1"]
 
@@ -124,11 +121,6 @@ def test_interpreters_take_onnx_names(named_model, feeds):
     assert [a[0] for a in argument_aliases(fn)] == [*NAMES, "y:0", "total"]  # outputs keep theirs too
     for g, w in zip(run_loop_function(loop, feeds), want):
         np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
-
-
-def tool(*args: str) -> subprocess.CompletedProcess:
-    exe = Path(sys.executable).parent / args[0]
-    return subprocess.run([str(exe), *args[1:]], capture_output=True, text=True)
 
 
 def test_strati_run_takes_onnx_names(tmp_path, named_model, feeds):

@@ -5,11 +5,7 @@
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import onnx
@@ -31,20 +27,8 @@ from strati.frontends.onnx import (
 )
 from strati.runtime.interpreter import find_function, run_function
 from strati.source import load_module, module_text
+from helpers import onnx_model as model_of, tool
 
-BIN = Path(sys.executable).parent
-
-
-def tool(name: str, *args: str, cwd=None) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k != "STRATI_TRACEBACK"}
-    return subprocess.run([str(BIN / name), *args], capture_output=True, text=True, cwd=cwd, env=env)
-
-
-def model_of(nodes, inputs, outputs, initializers=(), opset=13, name="g"):
-    graph = helper.make_graph(nodes, name, inputs, outputs, initializer=list(initializers))
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
-    model.ir_version = 8
-    return model
 
 
 def vi(name, dtype, shape):

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import onnx
@@ -17,20 +15,8 @@ import strati
 from strati.diagnostics import StratiError
 from strati.frontends.onnx import ModelLoadError, import_model
 from strati.runtime.interpreter import run_function
+from helpers import onnx_model as model_of, tool
 
-BIN = Path(sys.executable).parent
-
-
-def tool(name: str, *args: str, cwd=None, timeout=60) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k != "STRATI_TRACEBACK"}
-    return subprocess.run([str(BIN / name), *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout)
-
-
-def model_of(nodes, inputs, outputs, initializers=(), opset=13):
-    graph = helper.make_graph(nodes, "g", inputs, outputs, initializer=list(initializers))
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
-    model.ir_version = 8
-    return model
 
 
 def vi(name, dtype, shape):

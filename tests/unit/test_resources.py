@@ -4,9 +4,6 @@ external weights files, elided constants."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,13 +17,8 @@ from strati.frontends.onnx import import_model
 from strati.resources import RESOURCE_THRESHOLD, ResourcePrinting
 from strati.runtime.interpreter import run_function
 from strati.source import load_module, module_text, parse_module
+from helpers import tool
 
-BIN = Path(sys.executable).parent
-
-
-def tool(name: str, *args: str) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k != "STRATI_TRACEBACK"}
-    return subprocess.run([str(BIN / name), *args], capture_output=True, text=True, env=env)
 
 
 def constants(module) -> dict[str, object]:

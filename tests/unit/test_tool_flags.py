@@ -2,22 +2,14 @@
 it refuses any other bad input; --help still prints the usage and exits 0."""
 
 import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from strati.tools import import_onnx, opt, reduce, run, translate
 from strati.tools.argparser import ToolArgumentParser
+from helpers import tool
 
-BIN = Path(sys.executable).parent
 TOOLS = {"strati-opt": opt, "strati-run": run, "strati-import": import_onnx, "strati-translate": translate, "strati-reduce": reduce}
-
-
-def tool(name, *args):
-    env = {k: v for k, v in os.environ.items() if k != "STRATI_TRACEBACK"}
-    return subprocess.run([str(BIN / name), *args], capture_output=True, text=True, env=env, timeout=60)
 
 
 @pytest.mark.parametrize("name", sorted(TOOLS))
