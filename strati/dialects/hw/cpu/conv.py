@@ -404,7 +404,7 @@ WEIGHTS_L1_SHARE = 5 / 8
 """The share of L1 a chunk of input channels' weights may fill (:func:`chunk_channels`); the
 rest holds the input rows and the partial sums.  Measured single-threaded on AVX2 (3x3, 256
 channels, 56x56): chunks of 18 KB ran as fast as 9 KB ones in NCHW and faster in the blocked
-layout; 36 KB ones were slower."""
+layout; 36 KB ones measured slower, by about the host's noise."""
 
 
 def chunk_channels(chain, channels: int, split_ic: bool, target: TargetAttr, consts, rows_first: bool):
