@@ -227,22 +227,6 @@ def pack(loop: ForOp, buffer: SSAValue, consts: IndexConstants, panels: bool = F
     return alloc
 
 
-def read_packed(loads, packed: SSAValue, dims, prefix: list[SSAValue]) -> None:
-    """Each load reads ``packed`` instead, at ``prefix`` (the tile's block, if any) then its
-    index in each packed dimension less the tile's lower bound."""
-    for ld in loads:
-        idx = list(prefix)
-        for d, _, (lb, _, _) in dims:
-            i = ld.indices[d]
-            if constant_index(lb) == 0:
-                idx.append(i)
-            else:
-                sub = arith.SubiOp(i, lb)
-                ld.parent_block().insert_op_before(sub, ld)
-                idx.append(sub.result)
-        _read(ld, packed, idx)
-
-
 def _read(ld: memref.LoadOp, packed: SSAValue, idx: list[SSAValue]) -> None:
     """``ld`` replaced by a load of ``packed`` at ``idx``."""
     new = memref.LoadOp.get(packed, idx)
@@ -256,8 +240,9 @@ def _depth(op: Operation) -> int:
     return len(list(_ancestors(op)))
 
 
-def read_panels(loads, packed: SSAValue, layout: list[PackedDim], consts: IndexConstants) -> None:
-    """Each load reads ``packed`` (:func:`pack`'s layout): in a dimension split into panels, the
+def read_panels(loads, packed: SSAValue, layout: list[PackedDim], consts: IndexConstants, prefix: list[SSAValue] = ()) -> None:
+    """Each load reads ``packed`` (:func:`pack`'s layout) instead, at ``prefix`` (a constant's
+    block of moving tiles, :func:`pack_constant`) then: in a dimension split into panels, the
     tile loop's block ``(t - lb) / span`` (computed once, at the start of the tile loop's body)
     and the point within it ``i - t``; in the others ``i - lb``."""
     blocks: dict[int, SSAValue] = {}
@@ -271,7 +256,7 @@ def read_panels(loads, packed: SSAValue, layout: list[PackedDim], consts: IndexC
                 e.tile.body.block.insert_op_before(op, first)
             blocks[e.dim] = ops[-1].results[0]
     for ld in loads:
-        idx = []
+        idx = list(prefix)
         for e in layout:
             i = ld.indices[e.dim]
             if e.block:
@@ -525,7 +510,7 @@ def pack_constant(loop: ForOp, buffer: SSAValue, consts: IndexConstants,
         div = arith.DivUIOp(v, consts.get(step))
         body.insert_op_before(div, first)
         block_index.append(div.result)
-    read_packed(loads, packed, dims, block_index)
+    read_panels(loads, packed, [PackedDim(0, d, lb, extent) for d, _, (lb, _, extent) in dims], consts, block_index)
     return [(g, p) for (_, g), p in zip(sources, globals_)]
 
 

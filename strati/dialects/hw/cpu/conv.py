@@ -71,6 +71,8 @@ OH_TILE = "schedule.oh_tile"
 """Its rows: more than one when a whole row is narrower than the register tile (7x7 images)."""
 ROWS_OUTER = "schedule.rows_outer"
 """1: the output rows loop outside the channel blocks (``n, oh, ob, ...``), see :func:`rows_outer`."""
+F32_BYTES = 4
+"""The element size of every blocked convolution (the strategies take float32 only)."""
 OC_BLOCKS = "schedule.oc_blocks"
 """The blocked layout's output channel blocks in one register tile (``graph.conv2d_blocked``:
 the nest's loop ``v`` over them, before ``c``)."""
@@ -202,11 +204,8 @@ def lower_blocked(op: Operation, b: TensorBuilder, target: TargetAttr) -> SSAVal
     )
     y.owner.attributes[OW_TILE] = IntegerAttr(kn["ow_tile"], i64)
     y.owner.attributes[OH_TILE] = IntegerAttr(kn["oh_tile"], i64)
-    from strati.codegen.llvm import element_size  # (the code generator, with llvmlite: only when a convolution is blocked)
-
-    elem_bytes = element_size(elem)
-    image = math.prod(shape(x)[1:]) * elem_bytes // (groups if groups > 1 else 1)
-    if kn["oh_tile"] == 1 and oh > 1 and rows_outer(target, image, ob * block * cg * kh * kw * elem_bytes, ob, oh):
+    image = math.prod(shape(x)[1:]) * F32_BYTES // (groups if groups > 1 else 1)
+    if kn["oh_tile"] == 1 and oh > 1 and rows_outer(target, image, ob * block * cg * kh * kw * F32_BYTES, ob, oh):
         y.owner.attributes[ROWS_OUTER] = IntegerAttr(1, i64)
     return unblock(y, b, result_type, block)
 
@@ -228,10 +227,9 @@ def pointwise_rows(op: Operation, target: TargetAttr, block: int) -> bool:
     vecs, rows = by_row["oc_vectors"], by_row["oh_tile"]  # (rows > 1: whole rows jammed into one tile)
     if -(-h // rows) * tile_cost(wd * rows, by_row["ow_tile"] * rows, vecs) <= tile_cost(h * wd, flat["ow_tile"], vecs):
         return False
-    elem_bytes = 4  # (f32: is_blocked)
-    image = ic * h * wd * elem_bytes // (groups if groups > 1 else 1)
+    image = ic * h * wd * F32_BYTES // (groups if groups > 1 else 1)
     blocks = -(-shape(op.operands[1])[0] // block)
-    return not rows_outer(target, image, blocks * block * cg * elem_bytes, blocks, h)
+    return not rows_outer(target, image, blocks * block * cg * F32_BYTES, blocks, h)
 
 
 def unblock(y: SSAValue, b: TensorBuilder, result_type: TensorType, block: int) -> SSAValue:
@@ -431,15 +429,14 @@ def chunk_channels(chain, channels: int, split_ic: bool, target: TargetAttr, con
     if None in trips or inner is None or not channels:
         return oh, ow
     rows, pixels, taps_h, taps_w, ic_trips = trips
-    elem_bytes = 4  # (f32: is_blocked)
-    per_channel = taps_h * taps_w * inner * channels * elem_bytes
+    per_channel = taps_h * taps_w * inner * channels * F32_BYTES
     most = int(target["l1"] * WEIGHTS_L1_SHARE) // per_channel
     if most >= ic_trips:
         return oh, ow
     divisor = max(d for d in range(1, max(1, most) + 1) if ic_trips % d == 0)
     chunk = divisor if 2 * divisor > most else max(1, most)  # a divisor when one is near
     chunks = -(-ic_trips // chunk)
-    partial_sums = chunks * 2 * rows * pixels * channels * elem_bytes
+    partial_sums = chunks * 2 * rows * pixels * channels * F32_BYTES
     above_rows = not rows_first and partial_sums < rows * per_channel * ic_trips
     passed = chain[2:6] if above_rows else chain[3:6]  # the loops the chunk loop moves out of
     if not all(is_header_op(o) or o is inner_loop or isinstance(o, LoopYieldOp)
@@ -487,8 +484,7 @@ def lower_blocked_layout(op: Operation, b: TensorBuilder, target: TargetAttr) ->
     knobs = {OW_TILE: kn["ow_tile"], OH_TILE: kn["oh_tile"]}
     if blocks > 1:
         knobs[OC_BLOCKS] = blocks
-    elem_bytes = 4  # (f32: the strategy's condition)
-    image, weights = math.prod(shape(x)[1:]) * elem_bytes, math.prod(shape(w)) * elem_bytes
+    image, weights = math.prod(shape(x)[1:]) * F32_BYTES, math.prod(shape(w)) * F32_BYTES
     if kn["oh_tile"] == 1 and oh > 1 and rows_outer(target, image, weights, ob // blocks, oh):
         knobs[ROWS_OUTER] = 1
     return lower_conv2d_blocked(op, b, knobs, blocks)
