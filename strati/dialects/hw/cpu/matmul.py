@@ -17,8 +17,9 @@ The knobs come from the target description by an analytical model (:func:`knobs`
 register tile ``MR x NR`` from the vector registers (``vector_width`` lanes: 32 of them
 with AVX-512, 16 with AVX2 or less; NR two vectors wide, MR as many rows as leave room, beside
 the accumulators, for the B vectors and the broadcasts of A of two k steps: LLVM unrolls the
-k loop by two; but at least the accumulators that keep the FMA pipes busy when they fit,
-:mod:`.registers`), ``KC`` so that a ``KC x NR`` micro-panel of B fills half of L1 (it is read
+k loop by two; but at least the accumulators that keep the FMA pipes busy, half again as many
+when they fit beside one k step's B vectors and two broadcasts: 6 x 16 with AVX2, as BLIS's
+Haswell kernel, :mod:`.registers`), ``KC`` so that a ``KC x NR`` micro-panel of B fills half of L1 (it is read
 once per MR rows), ``MC`` so that a packed ``MC x KC`` block of A takes at most a quarter of L2
 (it is read once per NR columns).  The cores split the columns (``NC`` a core's share, its
 panels of B in L3, packed once) when that shares the work as evenly as splitting the rows;
@@ -52,7 +53,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import VerifyException
 from xdsl.transforms.common_subexpression_elimination import cse
 
-from strati.dialects.hw.cpu.registers import FMAS_IN_FLIGHT, registers
+from strati.dialects.hw.cpu.registers import ACC_SLACK, FMAS_IN_FLIGHT, registers
 from strati.dialects.hw.ops import TargetAttr
 from strati.dialects.hw.target import target_of
 from strati.dialects.loop.analysis import IndexConstants, ancestors, constant_index, functions, innermost_loops, inside, trip_count
@@ -113,11 +114,14 @@ def full_mr(target: TargetAttr, n: int, elem: int = 4) -> int:
     nr_vecs = 2 if n >= 2 * lanes else 1
     # Accumulators, B vectors and A broadcasts of two k steps (LLVM unrolls the k loop by 2) in the registers.
     rows = (registers(target) - 2 * nr_vecs) // (nr_vecs + 2)
-    # At least the accumulators that keep the FMA pipes busy, when they fit beside one k step's
-    # B vectors and a broadcast (AVX2: 4 x 2, not 3 x 2; measured 1.1-1.4x faster at N = 256 to 1024).
-    busy = -(-FMAS_IN_FLIGHT // nr_vecs)
-    if busy * nr_vecs + nr_vecs + 1 <= registers(target):
-        rows = max(rows, busy)
+    # At least the accumulators that keep the FMA pipes busy, with slack, when they fit beside one
+    # k step's B vectors and two broadcasts (AVX2: 6 x 2, as BLIS's Haswell kernel; 4 x 2, the
+    # fewest that keep the pipes busy, measured 1.1-1.4x faster than 3 x 2 at N = 256 to 1024, and
+    # 6 x 2 1-6% faster again at N = 512 and 2048).
+    for busy in (-(-int(FMAS_IN_FLIGHT * ACC_SLACK) // nr_vecs), -(-FMAS_IN_FLIGHT // nr_vecs)):
+        if busy * nr_vecs + nr_vecs + 2 <= registers(target):
+            rows = max(rows, busy)
+            break
     return max(1, rows)
 
 

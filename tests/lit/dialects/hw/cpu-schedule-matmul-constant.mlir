@@ -91,9 +91,9 @@ builtin.module attributes {hw.target = #hw.target<"cpu", vector_width = 16, fma 
 // AVX512-NOT: small_m
 // AVX2: "memref.global"() <{sym_name = "b_packed_{{[0-9a-f]+}}", type = memref<1x1x32x48xf32>
 // AVX2-LABEL: func.func @matmul(
-// AVX2: %a_packed = memref.alloc() {alignment = 64 : i64} : memref<32x32xf32>
+// AVX2: %a_packed = memref.alloc() {alignment = 64 : i64} : memref<36x32xf32>
 // AVX2-NOT: memref.alloc()
-// AVX2: } {parallel = true, {{.*}}schedule.mc = 32}
+// AVX2: } {parallel = true, {{.*}}schedule.mc = 36}
 builtin.module attributes {hw.target = #hw.target<"cpu", vector_width = 16, fma = true, cores = 2, l1 = 32768, l2 = 1048576, l3 = 16777216>} {
   "memref.global"() <{sym_name = "b", type = memref<32x48xf32>, initial_value = dense<0.5> : tensor<32x48xf32>, sym_visibility = "private", constant}> : () -> ()
   func.func @matmul(%a: memref<64x32xf32>, %out: memref<64x48xf32>) {
