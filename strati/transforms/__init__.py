@@ -70,6 +70,7 @@ for _name, _module, _cls in (
     ("split-functions", "split_functions", "SplitFunctionsPass"),
     ("tile", "tile", "TilePass"),
     ("unroll-and-jam", "unroll_and_jam", "UnrollAndJamPass"),
+    ("unroll-windows", "unroll_windows", "UnrollWindowsPass"),
     ("vectorize", "vectorize", "VectorizePass"),
 ):
     register_pass(_lazy(f"strati.transforms.{_module}", _cls), _name, origin=f"strati.transforms.{_module}")
