@@ -14,7 +14,7 @@ from strati.context import make_context
 from strati.dense import dense_from_numpy
 from strati.dialects.graph.ops import ConstantOp
 from strati.dialects.hw import TARGET_ATTR
-from strati.dialects.hw.cpu.conv import OW_TILE, ROWS_OUTER, conv_knobs, is_blocked, pointwise_rows, rows_outer
+from strati.dialects.hw.cpu.conv import OW_TILE, ROWS_OUTER, conv_knobs, flat_pixels, is_blocked, rows_outer
 from strati.dialects.hw.cpu.target import host_cpu
 from strati.compiler import lower_to
 from strati.runtime.interpreter import find_function
@@ -153,14 +153,20 @@ def test_rows_outside_the_blocks_match_numpy(case, lanes):
 # (c, o, h, w, stride, pad, groups, the lanes at which the image is one row), 1x1 convolutions.
 # In pixel steps of the register model (registers.tile_cost), AVX2 (8 lanes, 5 pixels x 2
 # vectors at most) and AVX-512 (16 lanes, 10 x 2, or 20 x 1):
-POINTWISE_CASES = [
-    (19, 40, 7, 7, 1, 0, 1, {8}),  # AVX2: rows of 7 in tiles 4 + 3, 8 steps each, 56 > one row of 49 in 5s, 49;
-    #                                AVX-512: a row of 7 is one tile, 49 either way
-    (5, 17, 3, 11, 1, 0, 1, {8}),  # AVX2: 3 rows of 4 + 4 + 3, 36 > 33 pixels in 5s, 34; AVX-512 (1 vector): rows whole, 33 = 33
-    (8, 64, 5, 3, 1, 0, 2, {8, 16}),  # two groups of 32 channels. AVX2: rows of 3 at 6 accumulators, 20 > 15;
-    #                                    AVX-512: 3 rows jammed into tiles of 9, 18 > 15
-    (6, 32, 7, 7, 2, 0, 1, set()),  # stride 2: rows kept
-    (6, 32, 7, 7, 1, 1, 1, set()),  # padded: rows kept
+FLAT_CASES = [  # (channels, out channels, h, w, kernel, stride, pad, dilation, groups, widths that go flat)
+    (19, 40, 7, 7, 1, 1, 0, 1, 1, {8}),  # AVX2: rows of 7 in tiles 4 + 3, 8 steps each, 56 > one row of 49 in 5s, 49;
+    #                                      AVX-512: a row of 7 is one tile, 49 either way
+    (5, 17, 3, 11, 1, 1, 0, 1, 1, {8}),  # AVX2: 3 rows of 4 + 4 + 3, 36 > 33 pixels in 5s, 34; AVX-512 (1 vector): rows whole, 33 = 33
+    (8, 64, 5, 3, 1, 1, 0, 1, 2, {8, 16}),  # two groups of 32 channels. AVX2: rows of 3 at 6 accumulators, 20 > 15;
+    #                                         AVX-512: 3 rows jammed into tiles of 9, 18 > 15
+    (6, 32, 7, 7, 1, 2, 0, 1, 1, set()),  # stride 2, 4x4: AVX2 rows of 4 (16) = 16 pixels in 4s; AVX-512 pairs of rows, 16 = 10 + 6
+    (6, 32, 7, 7, 1, 1, 1, 1, 1, set()),  # padded 1x1, 9x9: rows of 5 + 4 (81) < 16 tiles of 5 and a pixel (84)
+    # Any kernel: pixel p reads the input at row p // ow, column p % ow.
+    (16, 32, 7, 7, 3, 1, 1, 1, 1, {8}),  # AVX2: 56 > 49; AVX-512: a row of 7 is one tile of 14 accumulators, 49 = 49
+    (8, 16, 14, 14, 3, 2, 1, 1, 1, {8, 16}),  # stride 2 to 7x7. AVX2 as above; AVX-512 (1 vector): pairs of rows,
+    #                                            4 tiles of 14 (56) > 49 pixels in 20 + 20 + 9 (49)
+    (8, 16, 7, 7, 3, 1, 2, 2, 1, {8, 16}),  # dilation 2, 7x7: as the stride-2 case
+    (16, 64, 7, 7, 3, 1, 1, 1, 2, {8}),  # two groups of 32: as the first 3x3 case
 ]
 
 
@@ -169,28 +175,31 @@ def conv_op(text: str):
 
 
 @pytest.mark.parametrize("lanes", [8, 16])
-@pytest.mark.parametrize("case", POINTWISE_CASES, ids=[f"{c}to{o}_{h}x{w}s{s}p{p}g{g}" for c, o, h, w, s, p, g, _ in POINTWISE_CASES])
-def test_pointwise_image_as_one_row_matches_numpy(case, lanes):
-    """A 1x1 convolution of stride 1 without padding computes on its image as one row (a view)
-    where the register model says the tiles run faster so; the results do not move."""
-    c, o, h, wd, stride, pad, groups, flat_lanes = case
+@pytest.mark.parametrize("case", FLAT_CASES, ids=[f"{c}to{o}_{h}x{w}k{k}s{s}p{p}d{d}g{g}" for c, o, h, w, k, s, p, d, g, _ in FLAT_CASES])
+def test_image_as_one_row_matches_numpy(case, lanes):
+    """A convolution computes on its output image as one row where the register model says the
+    tiles run faster so (a 1x1 of stride 1 without padding reads its input as one row too: a
+    view); the results do not move."""
+    c, o, h, wd, k, stride, pad, dil, groups, flat_lanes = case
     target = host_cpu().replace(vector_width=lanes)
     x = RNG.standard_normal((2, c, h, wd)).astype(np.float32)
-    w = RNG.standard_normal((o, c // groups, 1, 1)).astype(np.float32)
+    w = RNG.standard_normal((o, c // groups, k, k)).astype(np.float32)
     b = RNG.standard_normal(o).astype(np.float32)
-    want = np.maximum(reference(x, w, b, stride, pad, 1, groups), 0)
-    oh, ow = (h + 2 * pad - 1) // stride + 1, (wd + 2 * pad - 1) // stride + 1
-    text = module_text(x.shape, w.shape, (2, o, oh, ow), stride, pad, 1, groups, bias=True, relu=True)
+    want = np.maximum(reference(x, w, b, stride, pad, dil, groups), 0)
+    oh, ow = want.shape[2:]
+    text = module_text(x.shape, w.shape, (2, o, oh, ow), stride, pad, dil, groups, bias=True, relu=True)
     block = conv_knobs(target, o // groups, oh, ow)["block"]
-    flat = pointwise_rows(conv_op(text), target, block)
+    flat = flat_pixels(conv_op(text), target, block)
     assert flat == (lanes in flat_lanes)
     module = constant_weights(parse_module(make_context(), text, "conv.mlir"), w)
     module.attributes[TARGET_ATTR] = target
     with forced("graph.conv2d", "cpu", "blocked"):
         tensors = lower_to(parse_module(make_context(), str(module), "conv.mlir"), "tensor")
         exe = strati.compile(module)
+    convs = [op for op in tensors.walk() if op.name == "tensor.generic" and OW_TILE in op.attributes]
+    assert len(convs) == 1 and (list(convs[0].results[0].type.get_shape())[2:4] == [1, oh * ow]) == flat
     one_row = [op for op in tensors.walk() if op.name == "tensor.reshape" and list(op.results[0].type.get_shape())[2:] == [1, h * wd]]
-    assert bool(one_row) == flat
+    assert bool(one_row) == (flat and k == 1)  # the input as a view: 1x1 only
     np.testing.assert_allclose(exe(x, b), want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
 
 
@@ -224,7 +233,9 @@ def test_weights_are_packed_at_compile_time_and_the_schedule_is_on_the_nest():
     padded[:20] = w
     np.testing.assert_array_equal(got, padded.reshape(2, 16, 3, 3, 3).transpose(0, 3, 4, 2, 1))
     tiles = [op.attributes[OW_TILE].value.data for op in loops.walk() if OW_TILE in op.attributes]
-    assert tiles == [conv_knobs(target, 20, 6, 6)["ow_tile"]]
+    # Rows of 6 would take 2 tiles of 3 (6 accumulators: 8 steps of the register model a row, 48
+    # in all); the 36 pixels as one row take 9 tiles of 4 (8 accumulators, 36 steps).
+    assert tiles == [4] == [conv_knobs(target, 20, 1, 36)["ow_tile"]]
 
 
 @pytest.mark.parametrize(
@@ -265,12 +276,14 @@ def test_resnet_layers_choose_the_blocked_form(lanes, shape):
 # is split in chunks.  Per input channel, a 3x3 tile of 2 vectors holds 9 x 16 x 4 = 576 bytes
 # of weights on AVX2, 1152 on AVX-512.
 CHUNK_CASES = [
-    (24, 32, 9, 11, 3, 1, 1, 1, 4096),  # AVX2: 2560 // 576 = 4 channels, 6 chunks (the partial sums
-    #   of the image, 6 x 2 x 99 x 64 B = 76 KB, against the weights once per row, 9 x 576 x 24 =
-    #   124 KB: the chunks above the rows); AVX-512: 2 channels, 12 chunks, below the rows
+    (24, 32, 9, 12, 3, 1, 1, 1, 4096),  # AVX2: 2560 // 576 = 4 channels, 6 chunks (the partial sums
+    #   of the image, 6 x 2 x 108 x 64 B = 83 KB, against the weights once per row, 9 x 576 x 24 =
+    #   124 KB: the chunks above the rows); AVX-512: 2 channels, 12 chunks (12 x 2 x 108 x 128 B =
+    #   332 KB against 9 x 1152 x 24 = 249 KB: below the rows). Rows of 12 take whole tiles of 4
+    #   (AVX2) and 6 (AVX-512): the image stays in rows (not one row of 108)
     (23, 16, 6, 6, 3, 1, 1, 1, 8192),  # 23 channels (prime): chunks of 8 (AVX2), the last one of 7
     (16, 64, 11, 10, 3, 2, 1, 2, 4096),  # stride 2, two groups of 8 input channels
-    (32, 32, 7, 7, 3, 1, 1, 1, 4096),  # rows shorter than the tile: whole rows jammed
+    (32, 32, 7, 7, 3, 1, 1, 1, 4096),  # 7x7: one row of 49 pixels on AVX2, rows of 7 (one tile each) on AVX-512
     (40, 32, 7, 7, 1, 1, 0, 1, 1024),  # 1x1: the image as one row (AVX2), 64 bytes per channel
 ]
 

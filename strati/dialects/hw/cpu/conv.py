@@ -175,9 +175,14 @@ def lower_blocked(op: Operation, b: TensorBuilder, target: TargetAttr) -> SSAVal
     block = conv_knobs(target, per_group if groups > 1 else o, oh, ow)["block"]
     ob = -(-o // block)
     high = (high_pad(h, pads[0], oh, sh, kh, dh), high_pad(wd, pads[1], ow, sw, kw, dw))
-    if pointwise_rows(op, target, block):  # the image as one row: register tiles across the rows' ends
+    flat = flat_pixels(op, target, block)  # the image as one row: register tiles across the rows' ends
+    split = flat and not pointwise(op)  # pixel p reads the input at row p // ow, column p % ow
+    if flat and not split:  # the input's pixels are the output's: a view of it as one row
         x = b.reshape(x, (n, shape(x)[1], 1, h * wd))
-        h, wd, oh, ow = 1, h * wd, 1, oh * ow
+        h, wd = 1, h * wd
+    row = ow
+    if flat:
+        oh, ow = 1, oh * ow
     kn = conv_knobs(target, per_group if groups > 1 else o, oh, ow)
     if any(pads[:2]) or any(high):
         x = b.pad(x, (0, 0, pads[0], pads[1]), (0, 0, *high), 0)
@@ -194,7 +199,8 @@ def lower_blocked(op: Operation, b: TensorBuilder, target: TargetAttr) -> SSAVal
         )  # fmt: skip
     d = dims(8)  # (n, ob, oh, ow, kh, kw, ic, c)
     channel = d[6] if groups == 1 else scaled(d[1] // (per_group // block), cg) + d[6]
-    x_map = AffineMap(8, 0, (d[0], channel, scaled(d[2], sh) + scaled(d[4], dh), scaled(d[3], sw) + scaled(d[5], dw)))
+    at_row, at_col = (d[3] // row, d[3] % row) if split else (d[2], d[3])
+    x_map = AffineMap(8, 0, (d[0], channel, scaled(at_row, sh) + scaled(d[4], dh), scaled(at_col, sw) + scaled(d[5], dw)))
     (y,) = b.generic(
         [x, wp],
         [init],
@@ -210,32 +216,41 @@ def lower_blocked(op: Operation, b: TensorBuilder, target: TargetAttr) -> SSAVal
     return unblock(y, b, result_type, block)
 
 
-def pointwise_rows(op: Operation, target: TargetAttr, block: int) -> bool:
-    """Whether a 1x1 convolution of stride 1 without padding computes on its image as one row
-    of ``oh * ow`` pixels (a view), so that the register tiles run across the rows' ends: when
-    that runs faster by the register model (:func:`~.registers.tile_cost`: a 7x7 image's rows
-    take tiles of 4 and 3 pixels on AVX2, 6 accumulators for the last, where one row of 49 takes
-    tiles of 5), and :func:`rows_outer` would not have the rows loop outside the channel blocks
-    (a large image: one row has no rows to put outside)."""
+def flat_pixels(op: Operation, target: TargetAttr, block: int) -> bool:
+    """Whether the convolution computes on its output image as one row of ``oh * ow`` pixels,
+    so that the register tiles run across the rows' ends: when that runs faster by the register
+    model (:func:`~.registers.tile_cost`: a 7x7 image's rows take tiles of 4 and 3 pixels on
+    AVX2, 6 accumulators for the last, where one row of 49 takes tiles of 5), and
+    :func:`rows_outer` would not have the rows loop outside the channel blocks (a large image:
+    one row has no rows to put outside).  Pixel ``p`` reads the input at row ``p // ow`` and
+    column ``p % ow`` (a 1x1 convolution of stride 1 without padding reads its image as one
+    row: :func:`pointwise`)."""
     (sh, sw), pads, _, groups = conv_params(op)
     o, cg, kh, kw = shape(op.operands[1])
     n, ic, h, wd = shape(op.operands[0])
-    if (kh, kw, sh, sw) != (1, 1, 1, 1) or any(pads) or h == 1:
+    oh, ow = op.results[0].type.get_shape()[2:]
+    if oh == 1:
         return False
     o = o // groups if groups > 1 else o
-    by_row, flat = conv_knobs(target, o, h, wd), conv_knobs(target, o, 1, h * wd)
+    by_row, flat = conv_knobs(target, o, oh, ow), conv_knobs(target, o, 1, oh * ow)
     vecs, rows = by_row["oc_vectors"], by_row["oh_tile"]  # (rows > 1: whole rows jammed into one tile)
-    if -(-h // rows) * tile_cost(wd * rows, by_row["ow_tile"] * rows, vecs) <= tile_cost(h * wd, flat["ow_tile"], vecs):
+    if -(-oh // rows) * tile_cost(ow * rows, by_row["ow_tile"] * rows, vecs) <= tile_cost(oh * ow, flat["ow_tile"], vecs):
         return False
     image = ic * h * wd * F32_BYTES // (groups if groups > 1 else 1)
     blocks = -(-shape(op.operands[1])[0] // block)
-    return not rows_outer(target, image, blocks * block * cg * F32_BYTES, blocks, h)
+    return not rows_outer(target, image, blocks * block * cg * kh * kw * F32_BYTES, blocks, oh)
+
+
+def pointwise(op: Operation) -> bool:
+    """A 1x1 convolution of stride 1 without padding: its input pixels are its output pixels."""
+    (sh, sw), pads, _, _ = conv_params(op)
+    return tuple(shape(op.operands[1])[2:]) == (1, 1) and (sh, sw) == (1, 1) and not any(pads)
 
 
 def unblock(y: SSAValue, b: TensorBuilder, result_type: TensorType, block: int) -> SSAValue:
     """The blocked output ``y[n][oc/C][oh][ow][C]`` copied back to NCHW (the channel padding
     dropped): in block order when the channels fill whole blocks, else in NCHW order.  ``y``'s
-    pixels may be the result's rows as one (:func:`pointwise_rows`): then a view reshapes them."""
+    pixels may be the result's rows as one (:func:`flat_pixels`): then a view reshapes them."""
     n, ob, oh, ow, _ = shape(y)
     o = result_type.get_shape()[1]
     elem = element_type(y)
