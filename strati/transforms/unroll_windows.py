@@ -148,7 +148,7 @@ def unroll_completely(loop: ForOp, consts: IndexConstants) -> None:
 def _fold_index(op: Operation, mapper: dict[SSAValue, SSAValue], consts: IndexConstants) -> SSAValue | None:
     """The value of an index ``addi``/``muli`` whose operands became constants (or ``x + 0``,
     ``x * 1``) in a copy, so that the unrolled taps read ``%x[%h, %w + 1]``, not sums of zeros."""
-    if not isinstance(op, (arith.AddiOp, arith.MuliOp)):
+    if not isinstance(op, (arith.AddiOp, arith.MuliOp)) or not isinstance(op.results[0].type, IndexType):
         return None
     a, b = (mapper.get(v, v) for v in op.operands)
     ca, cb = constant_index(a), constant_index(b)
@@ -166,8 +166,8 @@ def forward_stores(block: Block) -> int:
     """In straight-line stretches of ``block``: a load of the address last stored (same buffer,
     same index values, same type) reads the stored value; a store overwritten before anything
     reads its buffer goes (buffers as :func:`~strati.dialects.loop.ops.buffer_root` tells them
-    apart: arguments marked ``strati.may_alias`` are one).  Any op that may touch memory otherwise ends the stretch.  Returns
-    the loads and stores removed."""
+    apart: arguments marked ``strati.may_alias`` are one).  Any other op that may touch memory
+    ends the stretch.  Returns the loads and stores removed."""
     stored: dict[tuple, SSAValue] = {}
     unread: dict[tuple, Operation] = {}
     removed = 0
