@@ -6,8 +6,9 @@ by ConstantOfShape, see tests/conformance/run.py).  Each is imported and ``strat
 table gives the total wall and process-CPU seconds (CPU is the fairer figure on a shared,
 loaded machine: it does not count the time other processes took the cores), then the
 stages of ``Executable.compile_seconds`` (wall): the Python passes grouped as graph, tensor,
-loop and lowering to hw, then ``translate`` (building LLVM IR with llvmlite), ``parse``,
-``optimize`` (LLVM's pipeline) and ``codegen`` (machine code).  Informative only: nothing
+loop and lowering to hw, then ``translate`` (building LLVM IR with llvmlite), ``verify`` (of
+the hw-level module, while LLVM worker processes compile it in parts), ``parse``, ``optimize``
+(LLVM's pipeline, with the parts' machine code) and ``codegen`` (machine code, or linking the parts').  Informative only: nothing
 is asserted.  From the repository root::
 
     .venv/bin/python bench/compile_time.py [--models resnet50,densenet121] [--repeat 1] [--passes]
@@ -28,7 +29,7 @@ from machine import header  # noqa: E402
 GOALS = {"resnet50": 3.0, "densenet121": 6.0}
 """Seconds the compile should stay within (issue 9)."""
 
-CODEGEN_STAGES = ("translate", "parse", "optimize", "codegen")
+CODEGEN_STAGES = ("translate", "verify", "parse", "optimize", "codegen")
 
 
 def light_model(name: str):

@@ -16,7 +16,7 @@ import dataclasses
 import gc
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp, TensorType
@@ -210,40 +210,61 @@ def lower_to(
     input again, verifying after every pass, so that the error names the first pass at fault.
     ``times``: filled with each pass's seconds, by name.  ``check_passes``: each pass is also
     checked to keep the numerics (:mod:`strati.pass_validation`), verifying after each."""
+    if (verify := _lower(module, target_level, optimizations, target, verify_each, times, check_passes)) is not None:
+        verify()
+    return module
+
+
+def _lower(module: ModuleOp, target_level: str, optimizations: Iterable[str], target: str | None,
+           verify_each: bool, times: dict[str, float] | None, check_passes: bool) -> Callable[[], None] | None:
+    """:func:`lower_to`, but the final verification is left to the caller: the function returned
+    (it raises as :func:`lower_to` would; ``strati.compile`` runs it while LLVM compiles), None
+    when every pass was verified."""
     from strati.resources import require_values
 
     require_values(module)  # an elided constant: nothing to compute with
     passes = make_passes(passes_between(module_level(module), target_level, optimizations), target)
     with progress.compiling(len(passes)), fewer_collections():
-        _run_passes(module, passes, target_level, optimizations, target, verify_each, times, check_passes)
+        verify = _run_passes(module, passes, target_level, optimizations, target, verify_each, times, check_passes)
     if LEVELS.index(level := module_level(module)) < LEVELS.index(target_level):
         raise StratiError(f"the module is still at the {level} level after the standard pipeline")
-    return module
+    return verify
 
 
 def _run_passes(module: ModuleOp, passes: list[ModulePass], target_level: str, optimizations: Iterable[str],
-                target: str | None, verify_each: bool, times: dict[str, float] | None, check_passes: bool) -> None:
+                target: str | None, verify_each: bool, times: dict[str, float] | None,
+                check_passes: bool) -> Callable[[], None] | None:
+    """Run the passes; returns the final verification (None when each pass was verified)."""
     if check_passes:
         from strati.pass_validation import validate_passes
 
         validate_passes(module, passes)
-    else:
-        source = None if verify_each else module.clone()
-        ran = 0  # passes that ran without a verification after them
-        try:
-            for p in passes:
-                progress.step(p.name, module)
-                start = time.perf_counter()
-                run_pass(module, p, verify=verify_each)
-                ran += 1
-                if times is not None:
-                    times[p.name] = times.get(p.name, 0.0) + time.perf_counter() - start
-            if source is not None and (diag := verify_module(module)) is not None:
-                raise RuntimeError(f"internal error: the IR after the standard pipeline does not verify: {diag}")
-        except (RuntimeError, StratiError):  # a pass may have choked on the invalid IR of an earlier one
-            if source is not None and ran > 0:  # (the first pass had the verified input: its error stands)
-                lower_to(source, target_level, optimizations, target=target)  # names the first pass at fault
-            raise
+        return None
+    source = None if verify_each else module.clone()
+
+    def name_the_pass_at_fault() -> None:  # the first pass had the verified input: its error stands
+        if source is not None and ran > 0:
+            lower_to(source, target_level, optimizations, target=target)  # raises, naming the pass
+
+    ran = 0  # passes that ran without a verification after them
+    try:
+        for p in passes:
+            progress.step(p.name, module)
+            start = time.perf_counter()
+            run_pass(module, p, verify=verify_each)
+            ran += 1
+            if times is not None:
+                times[p.name] = times.get(p.name, 0.0) + time.perf_counter() - start
+    except (RuntimeError, StratiError):  # a pass may have choked on the invalid IR of an earlier one
+        name_the_pass_at_fault()
+        raise
+
+    def verify() -> None:
+        if (diag := verify_module(module)) is not None:
+            name_the_pass_at_fault()
+            raise RuntimeError(f"internal error: the IR after the standard pipeline does not verify: {diag}")
+
+    return None if source is None else verify
 
 
 def lower_to_loop(module: ModuleOp) -> ModuleOp:
@@ -297,8 +318,8 @@ def compile(  # noqa: A001 - the public name
     ones); ``opt_level`` picks the passes (:data:`OPT_LEVELS`), or ``optimizations`` names them
     one by one (e.g. :data:`FUSION`).
 
-    The IR is verified when loaded and once after the whole pipeline (``verify_each``: after
-    every pass, as ``strati-opt`` does); the executable's ``compile_seconds`` has each pass's
+    The IR is verified when loaded and once after the whole pipeline, while LLVM compiles it
+    (``verify_each``: after every pass, as ``strati-opt`` does); the executable's ``compile_seconds`` has each pass's
     time, then the code generator's.  ``check_passes`` runs the module on seeded random inputs
     before and after each pass and stops at the first that changes the results
     (:mod:`strati.pass_validation`: slow, for debugging on small shapes).  ``profile`` adds
@@ -354,15 +375,14 @@ def _compile_static(module: ModuleOp, target: str | None, entry: str | None, opt
             start = time.perf_counter()
             run_pass(module, "infer-shapes")  # a `?` inside that inference resolves before any optimisation
             times["infer-shapes"] = time.perf_counter() - start
-        module = lower_to(module, "hw", optimizations, target=target, verify_each=verify_each, times=times,
-                          check_passes=check_passes)
+        verify = _lower(module, "hw", optimizations, target, verify_each, times, check_passes)
         for fn in module.walk():
             if isinstance(fn, FuncOp) and any(isinstance(t, TensorType) for t in fn.function_type.inputs.data):
                 raise StratiError(f"@{fn.sym_name.data} still takes tensors after lowering")
         from strati.runtime.jit import compile_module
 
         shown.step("LLVM: translate, optimize, generate code", module)
-        exe = compile_module(module, entry)
+        exe = compile_module(module, entry, while_compiling=verify)  # verified while LLVM compiles it
     exe.compile_seconds = {**times, **exe.compile_seconds}
     return exe
 

@@ -31,7 +31,7 @@ import itertools
 import os
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -303,34 +303,63 @@ def optimized_llvm_ir(module: ModuleOp, opt_level: int = 3) -> str:
 
 
 def compile_module(
-    module: ModuleOp, entry: str | None = None, *, opt_level: int = 3, vectorize_math: bool = True
+    module: ModuleOp,
+    entry: str | None = None,
+    *,
+    opt_level: int = 3,
+    vectorize_math: bool = True,
+    while_compiling: Callable[[], None] | None = None,
 ) -> Executable:
     """Compile a level-3 module; ``entry`` names the function to call (default: the only or first public one).
 
-    ``vectorize_math``: let the vectorizer call glibc's libmvec for exp, tanh, erf, ... (when present)."""
+    ``vectorize_math``: let the vectorizer call glibc's libmvec for exp, tanh, erf, ... (when present).
+    ``while_compiling``: the verification of the module (``strati.compile``'s), done here while
+    LLVM worker processes compile parts of it, or before LLVM starts on a small one; an error of
+    translation is preceded by it (it has the clearer message).  Its seconds are
+    ``compile_seconds["verify"]``."""
+    if compile_cores() > 1 and sum(1 for _ in module.walk()) >= PRESTART_OPS:
+        start_workers(compile_cores() - 1)  # they start up while the module is translated
     fn = find_function(module, entry)
     name = fn.sym_name.data
     names = argument_aliases(fn)
     times: dict[str, float] = {}
+    if while_compiling is not None:
+        while_compiling = _timed(while_compiling, times, "verify")
     start = time.perf_counter()
     prefix = f"__strati{next(_COUNTER)}_"
-    translation = translate_module(
-        module,
-        embed_limit=EMBED_LIMIT,
-        symbol_prefix=prefix,
-        vector_library=host_vector_library() if vectorize_math else None,
-    )
+    try:
+        translation = translate_module(
+            module,
+            embed_limit=EMBED_LIMIT,
+            symbol_prefix=prefix,
+            vector_library=host_vector_library() if vectorize_math else None,
+        )
+    except Exception:
+        if while_compiling is not None:
+            while_compiling()
+        raise
     times["translate"] = time.perf_counter() - start
     info = translation.functions[name]
     if info.entry_symbol is None:
         raise StratiError(f"@{name} is private: only public functions can be called", fn)
     attr = module_target(module)
     targets = [get_target(attr.target_name)] if attr is not None else all_targets()
-    exe = _build(translation, info, opt_level, times, targets, names)
+    exe = _build(translation, info, opt_level, times, targets, names, while_compiling)
     counters = translation.external_data.get(prefix + COUNTERS_SYMBOL)
     if counters is not None:
         exe._profile = (profile_labels(fn) or [], counters)
     return exe
+
+
+def _timed(work: Callable[[], None], times: dict[str, float], name: str) -> Callable[[], None]:
+    def timed() -> None:
+        start = time.perf_counter()
+        try:
+            work()
+        finally:
+            times[name] = time.perf_counter() - start
+
+    return timed
 
 
 def optimized_verified(llmod, unoptimized: str, tm, opt_level: int):
@@ -343,41 +372,94 @@ def optimized_verified(llmod, unoptimized: str, tm, opt_level: int):
 
 
 SPLIT_SIZE = 1 << 20
-"""Characters of LLVM IR from which a module is compiled in parts at once, all but the first by
+"""Characters of LLVM IR from which a module is compiled in parts at once, by this process and
 LLVM worker processes (:mod:`strati.runtime.llvm_worker`): on a smaller one, starting a worker
 and moving the IR cost more than the second core saves."""
-MAX_PARTS = 4
-"""Parts of one module at most (one per core the process may use)."""
+PRESTART_OPS = SPLIT_SIZE // 300
+"""Ops of a hw-level module from which its LLVM workers are started before it is translated
+(the light ONNX models' modules translate to 190 to 290 characters of IR per op)."""
+MAX_CORES = 4
+"""Cores that compile one module at most (this process and up to three workers)."""
+PARTS_PER_CORE = 8
+"""Parts a module is split into per core: each core takes the next part when it is done with
+one, so that all finish together, however unevenly LLVM's time follows the characters of a part
+(DenseNet-121's entry function, a sixth of its IR, a straight line of calls, takes 0.1 s of 6;
+a part of its kernels as large, 2.5 s) and whatever else a core does (this process verifies the
+module first)."""
 PART_MARK = "; strati: part "
 """Starts each part in ``Executable.llvm_ir`` when the module was compiled in parts."""
 _WORKERS: list[CompilerProcess] = []
 
 
-def compile_in_parts(module, text: str, opt_level: int) -> list[tuple[bytes, str]] | None:
-    """A large module's object files and optimised IR, compiled in parts at once: one part here,
-    each other one by a worker process (``text``: the module's).  None when it is small or does
-    not split, or the process may use one core."""
-    cores = min(MAX_PARTS, compile_cores())
+def start_workers(n: int) -> list[CompilerProcess]:
+    """``n`` LLVM worker processes (at most ``MAX_CORES - 1``), started if they were not."""
+    n = min(n, MAX_CORES - 1)
+    while len(_WORKERS) < n:
+        _WORKERS.append(CompilerProcess())
+    for worker in _WORKERS[:n]:
+        try:
+            worker.start()
+        except OSError:  # no process today: its parts compile here
+            pass
+    return _WORKERS[:n]
+
+
+def compile_in_parts(module, text: str, opt_level: int, while_compiling: Callable[[], None] | None
+                     ) -> list[tuple[bytes, str]] | None:
+    """A large module's object files and optimised IR, compiled in parts at once (``text``: the
+    module's IR): a thread per worker process hands it the next part as it finishes one, and
+    this process takes its own once ``while_compiling`` is done.  None (``while_compiling`` not
+    run) when the module is small or does not split, or the process may use one core."""
+    cores = min(MAX_CORES, compile_cores())
     if cores < 2 or len(text) < SPLIT_SIZE:
         return None
-    parts = split_module(module, cores, text)
+    parts = split_module(module, cores * PARTS_PER_CORE, text)
     if len(parts) < 2:
         return None
-    while len(_WORKERS) < len(parts) - 1:
-        _WORKERS.append(CompilerProcess())
-    jobs = []
-    for worker, part in zip(_WORKERS, parts[1:]):
+    todo = list(enumerate(parts))[::-1]  # popped from the end: list.pop is atomic between threads
+    compiled: list[tuple[bytes, str] | None] = [None] * len(parts)
+    errors: list[BaseException] = []
+
+    def compile_here() -> None:
+        while todo:
+            try:
+                k, part = todo.pop()
+            except IndexError:  # another thread took the last one
+                return
+            compiled[k] = compile_part(part, opt_level)
+
+    def compile_by(worker: CompilerProcess) -> None:
         try:
-            jobs.append(worker.submit(part, opt_level))
-        except OSError:  # no process today: that part compiles here
-            jobs.append(None)
-    compiled = [compile_part(parts[0], opt_level)]
-    for worker, job, part in zip(_WORKERS, jobs, parts[1:]):
-        try:
-            compiled.append(worker.result(job) if job is not None else compile_part(part, opt_level))
-        except (EOFError, OSError):  # the worker died: compile the part here (started again next time)
-            worker.stop()
-            compiled.append(compile_part(part, opt_level))
+            while todo:
+                try:
+                    k, part = todo.pop()
+                except IndexError:
+                    return
+                try:
+                    compiled[k] = worker.result(worker.submit(part, opt_level))
+                except (EOFError, OSError):  # the worker died: its parts compile here (it starts again next time)
+                    worker.stop()
+                    compiled[k] = compile_part(part, opt_level)
+                    return compile_here()
+        except BaseException as err:  # noqa: BLE001 - raised by the JIT's thread
+            todo.clear()
+            errors.append(err)
+
+    threads = [threading.Thread(target=compile_by, args=(w,), daemon=True) for w in start_workers(cores - 1)]
+    for thread in threads:
+        thread.start()
+    try:
+        if while_compiling is not None:
+            while_compiling()
+        compile_here()
+    except BaseException:
+        todo.clear()  # the workers finish the part they have (their answers read), and stop
+        raise
+    finally:
+        for thread in threads:
+            thread.join()
+    if errors:
+        raise errors[0]
     return compiled
 
 
@@ -396,6 +478,7 @@ def _build(
     times: dict[str, float],
     targets: list[Target],
     names: list[tuple[str, ...]],
+    while_compiling: Callable[[], None] | None,
 ) -> Executable:
     llvm = llvm_binding()
     unoptimized = str(translation.module)
@@ -407,10 +490,13 @@ def _build(
         for symbol, data in translation.external_data.items():
             llvm.add_symbol(symbol, data.ctypes.data)
         try:
-            parts = compile_in_parts(translation.module, unoptimized, opt_level)
+            parts = compile_in_parts(translation.module, unoptimized, opt_level, while_compiling)
         except InvalidModule as err:
             raise StratiError(f"internal error: LLVM's optimiser produced an invalid module ({err})") from None
+        if parts is None and while_compiling is not None:
+            while_compiling()
         if parts is None:
+            start = time.perf_counter()
             llmod = llvm.parse_assembly(unoptimized)
             llmod.verify()
             times["parse"] = time.perf_counter() - start
@@ -425,7 +511,7 @@ def _build(
             start = time.perf_counter()
             engine = llvm.create_mcjit_compiler(llmod, host_target_machine(opt_level, jit=True))  # a new TM: MCJIT owns it
         else:
-            times["optimize"] = time.perf_counter() - start  # and the code generation of both parts
+            times["optimize"] = time.perf_counter() - start - times.get("verify", 0.0)  # and code generation
             optimized = "".join(f"{PART_MARK}{k}\n{text}" for k, (_, text) in enumerate(parts))
             start = time.perf_counter()
             engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), host_target_machine(opt_level, jit=True))

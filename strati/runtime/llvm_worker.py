@@ -6,7 +6,7 @@ That is half of compiling a model (ResNet-50: 3 of 5.5 s), on one core: llvmlite
 every call into LLVM behind one lock per process (``llvmlite.binding.ffi``), so threads cannot
 overlap two modules.  A large module is therefore split into a part per core
 (:mod:`strati.codegen.split`), and each part but the first compiled by a
-:class:`CompilerProcess` (``python -m strati.runtime.llvm_worker``, llvmlite only, started
+:class:`CompilerProcess` (this file run by Python, llvmlite only, started
 once and kept) while the JIT's process compiles the first; MCJIT links the object files.
 
 The worker reads requests from stdin and answers on stdout, both framed: a request is the
@@ -17,6 +17,7 @@ module) and either the object file and the optimised IR or a one-line reason.
 from __future__ import annotations
 
 import atexit
+import os
 import struct
 import subprocess
 import sys
@@ -160,8 +161,8 @@ class CompilerProcess:
 
     def start(self) -> subprocess.Popen:
         if self.process is None or self.process.poll() is not None:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "strati.runtime.llvm_worker"],
+            self.process = subprocess.Popen(  # this file as a script (-P: its folder not on the path),
+                [sys.executable, "-P", os.path.abspath(__file__)],  # without strati's package
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             )
         return self.process
@@ -182,13 +183,18 @@ class CompilerProcess:
         obj = _read(process.stdout)
         return obj, _read(process.stdout).decode()
 
-    def stop(self) -> None:
+    def stop(self, wait: bool = True) -> None:
+        """End the worker: when its input closes (``wait``), else at once (a part it compiles is lost)."""
         if self.process is not None and self.process.poll() is None:
-            self.process.stdin.close()
-            try:
-                self.process.wait(5)
-            except subprocess.TimeoutExpired:
+            if wait:
+                self.process.stdin.close()
+                try:
+                    self.process.wait(5)
+                except subprocess.TimeoutExpired:
+                    self.process.kill()
+            else:
                 self.process.kill()
+                self.process.wait()
         self.process = None
 
 __all__ = ["LLVM_PIPELINE_LEVEL", "CompilerProcess", "InvalidModule", "compile_part", "host_target_machine",

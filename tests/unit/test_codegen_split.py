@@ -1,6 +1,7 @@
-"""A large module compiled in two parts, the second by the LLVM worker process (strati.codegen.split,
+"""A large module compiled in parts, by this process and LLVM worker processes (strati.codegen.split,
 strati.runtime.llvm_worker): each part is a valid module on its own, together they define
-everything once, and the executable computes what the module compiled whole computes, bit for bit."""
+everything once, and the executable computes what the module compiled whole computes, bit for bit;
+the verification strati.compile runs meanwhile can fail without leaving a worker out of step."""
 
 from __future__ import annotations
 
@@ -65,8 +66,10 @@ def test_parts_compute_what_the_whole_module_does(example, opt_level, cores, mon
     monkeypatch.setattr(jit, "SPLIT_SIZE", 1)
     monkeypatch.setattr(jit, "compile_cores", lambda: cores)
     split = strati.compile(EXAMPLES / example, opt_level=opt_level)
-    assert jit.PART_MARK not in whole.llvm_ir and split.llvm_ir.count(jit.PART_MARK) == cores
-    assert split.assembly().count("\t.file") == cores  # every part's machine code, one after the other
+    parts = split.llvm_ir.count(jit.PART_MARK)
+    assert jit.PART_MARK not in whole.llvm_ir and cores <= parts <= cores * jit.PARTS_PER_CORE
+    assert split.assembly().count("\t.file") == parts  # every part's machine code, one after the other
+    assert "verify" in split.compile_seconds  # done while the workers compiled
     inputs = [RNG.standard_normal(p.shape).astype(p.dtype) for p in whole.inputs]
     for a, b in zip(whole.run(*inputs), split.run(*inputs)):
         np.testing.assert_array_equal(a, b)
@@ -83,3 +86,47 @@ def test_the_worker_answers_an_invalid_module_and_survives_its_death():
         assert obj and "define void @f()" in text
     finally:
         compiler.stop()
+
+
+class Refused(Exception):
+    pass
+
+
+def test_a_failed_verification_stops_the_parts_and_the_workers_stay_in_step(monkeypatch):
+    """``while_compiling`` raises after the parts went out: its error is the compile's, each worker's
+    answer is read (the next compile gets its own parts' code, not the last one's)."""
+    from strati.compiler import load, lower_to, optimizations_for
+
+    monkeypatch.setattr(jit, "SPLIT_SIZE", 1)
+    monkeypatch.setattr(jit, "compile_cores", lambda: 2)
+    calls = []
+
+    def refuse():
+        calls.append(sum(w.process is not None and w.process.poll() is None for w in jit._WORKERS))
+        raise Refused("the IR does not verify")
+
+    with pytest.raises(Refused):
+        jit.compile_module(lower_to(load(EXAMPLES / "cnn.mlir"), "hw", optimizations_for(3)), while_compiling=refuse)
+    assert len(calls) == 1 and calls[0] >= 1  # once, with a worker at work
+    whole = strati.compile(EXAMPLES / "transformer_block.mlir", opt_level=2)
+    inputs = [RNG.standard_normal(p.shape).astype(p.dtype) for p in whole.inputs]
+    monkeypatch.setattr(jit, "SPLIT_SIZE", 1 << 40)
+    alone = strati.compile(EXAMPLES / "transformer_block.mlir", opt_level=2)
+    for a, b in zip(whole.run(*inputs), alone.run(*inputs)):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_an_error_of_translation_comes_after_the_verification(monkeypatch):
+    """IR the code generator chokes on is first verified: the verifier's message is the clearer one."""
+    from strati.compiler import load, lower_to, optimizations_for
+
+    module = lower_to(load(EXAMPLES / "mlp.mlir"), "hw", optimizations_for(3))
+
+    def choke(*args, **kwargs):
+        raise KeyError("an op the code generator does not know")
+
+    monkeypatch.setattr(jit, "translate_module", choke)
+    with pytest.raises(Refused):
+        jit.compile_module(module, while_compiling=lambda: (_ for _ in ()).throw(Refused("invalid IR")))
+    with pytest.raises(KeyError):  # valid IR: the code generator's own error stands
+        jit.compile_module(module, while_compiling=lambda: None)

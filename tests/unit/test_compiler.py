@@ -51,7 +51,7 @@ def test_compile_seconds_has_every_pass_then_the_code_generator():
     exe = strati.compile(MLP)
     module = load(MLP)
     expected = passes_between(module_level(module), "hw", OPT_LEVELS[3])
-    assert list(exe.compile_seconds) == ["infer-shapes", *dict.fromkeys(expected), "translate", "parse", "optimize", "codegen"]
+    assert list(exe.compile_seconds) == ["infer-shapes", *dict.fromkeys(expected), "translate", "verify", "parse", "optimize", "codegen"]
     assert all(s >= 0 for s in exe.compile_seconds.values())
 
 
@@ -62,6 +62,7 @@ def test_verifying_once_gives_the_same_code():
     once = strati.compile(MLP)
     each = strati.compile(MLP, verify_each=True)
     assert once.llvm_ir == each.llvm_ir
+    assert "verify" in once.compile_seconds and "verify" not in each.compile_seconds
     (expected,) = run_function(load(MLP), inputs)
     np.testing.assert_allclose(once(*inputs), expected, rtol=1e-5, atol=1e-6)
 
