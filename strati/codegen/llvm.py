@@ -716,6 +716,7 @@ class FunctionEmitter:
             "vector.load": self.vector_load,
             "vector.store": self.vector_store,
             "vector.broadcast": self.broadcast,
+            "vector.shuffle": self.shuffle,
             "vector.fma": self.fma,
             "vector.reduction": self.reduction,
         }
@@ -1352,6 +1353,11 @@ class FunctionEmitter:
         one = self.b.insert_element(ir.Constant(vt, ir.Undefined), x, ir.Constant(I32, 0))
         mask = ir.Constant(ir.VectorType(I32, vt.count), [0] * vt.count)
         return self.b.shuffle_vector(one, ir.Constant(vt, ir.Undefined), mask, name=self.name(op))
+
+    def shuffle(self, op: Operation) -> ir.Value:
+        mask = op.mask.get_values()
+        return self.b.shuffle_vector(self.v(op.operands[0]), self.v(op.operands[1]),
+                                     ir.Constant(ir.VectorType(I32, len(mask)), list(mask)), name=self.name(op))
 
     def reduction(self, op: Operation) -> ir.Value:
         kind = str(op.kind.data.value)

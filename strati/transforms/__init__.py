@@ -72,6 +72,7 @@ for _name, _module, _cls in (
     ("unroll-and-jam", "unroll_and_jam", "UnrollAndJamPass"),
     ("unroll-windows", "unroll_windows", "UnrollWindowsPass"),
     ("vectorize", "vectorize", "VectorizePass"),
+    ("vectorize-transposes", "vectorize_transposes", "VectorizeTransposesPass"),
 ):
     register_pass(_lazy(f"strati.transforms.{_module}", _cls), _name, origin=f"strati.transforms.{_module}")
 

@@ -5,7 +5,7 @@ A driver: it attaches the target's description to the module (``hw.target``, see
 that target, else the target's own (``cpu``: this machine) -- and runs the target's
 pipeline (:attr:`strati.dialects.hw.target.Target.pipeline`), passes that read the
 description and never hard-code a machine.  For ``cpu`` that is
-``cpu-schedule-matmul,cpu-schedule-conv,unroll-windows,interchange,vectorize,cpu-parallelize``; each is a pass of its own that can be run,
+``cpu-schedule-matmul,cpu-schedule-conv,unroll-windows,interchange,vectorize-transposes,vectorize,cpu-parallelize``; each is a pass of its own that can be run,
 printed and tested alone.
 
 Options: ``target`` (default: the module's description's target, else ``cpu``) and

@@ -4,7 +4,7 @@ Everything the compiler knows of the CPU is in this folder, and registers itself
 
 * the ``cpu`` dialect (:mod:`.ops`): ``cpu.parallel``, tasks for the thread pool;
 * the target (:mod:`.target`): its description (vector width, FMA, cores, caches),
-  detected on the host, and its pipeline ``cpu-schedule-matmul,cpu-schedule-conv,unroll-windows,interchange,vectorize,cpu-parallelize``;
+  detected on the host, and its pipeline ``cpu-schedule-matmul,cpu-schedule-conv,unroll-windows,interchange,vectorize-transposes,vectorize,cpu-parallelize``;
 * the passes ``cpu-parallelize`` (:mod:`.parallelize`) and ``cpu-schedule-matmul``
   (:mod:`.matmul`: matmul nests blocked, packed and register-tiled);
 * the ``emit`` attributes of its ops (:mod:`.emit`) and their ``reference`` in the

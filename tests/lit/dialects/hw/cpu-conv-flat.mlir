@@ -14,7 +14,7 @@
 // CHECK: %y = tensor.reshape {{%[0-9]+}} : (tensor<1x2x16x1x49xf32>) -> tensor<1x32x7x7xf32>
 
 // HW: loop.for %{{[0-9]+}} = %c0{{(_[0-9]+)?}} to %c45 step %c5 {
-// HW: arith.divsi %{{[0-9]+}}, %c7 : index
+// HW: arith.divsi %{{[0-9]+}}, %c7{{(_[0-9]+)?}} : index
 // HW-COUNT-10: vector.fma {{.*}} : vector<8xf32>
 // HW: loop.for %{{[0-9]+}} = %c0{{(_[0-9]+)?}} to %c3{{(_[0-9]+)?}} step %c1{{(_[0-9]+)?}} {
 // HW: loop.for %{{[0-9]+}} = %c0{{(_[0-9]+)?}} to %c3{{(_[0-9]+)?}} step %c1{{(_[0-9]+)?}} {
