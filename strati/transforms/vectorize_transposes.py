@@ -4,8 +4,8 @@ vector loads along one, an N x N transpose in registers, and vector stores along
 A blocked convolution's result goes back to NCHW (for an op that wants it so) through such a
 copy: the channel ``c`` is contiguous in what is read (``NCHW{32}c``), the pixel ``w`` in what
 is written.  ``vectorize`` leaves it scalar (no loop is contiguous in both), so each element
-was loaded and stored by itself, a pixel's 32 stores 32 planes apart (SqueezeNet's stem:
-1.1 ms of 7).  With N lanes::
+was loaded and stored by itself, a pixel's 32 stores 32 planes apart (after SqueezeNet's
+stem: 0.29 ms, the convolution's 0.23; tiled, 0.13).  With N lanes::
 
     loop.for %w = 0 to 111 {                     loop.for %w0 = 0 to 104 step 8 {
       loop.for %c = 0 to 32 {                      loop.for %c0 = 0 to 32 step 8 {
