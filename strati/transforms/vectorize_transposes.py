@@ -20,14 +20,17 @@ The nest: an outer loop (step 1, constant bounds) holding only an innermost loop
 Its body loads with one of the two variables as the last index (no other index depending on
 it), computes elementwise (the ops ``vectorize`` accepts), and stores once, with the other
 variable as the last index and the first as exactly one other index (the rest depending on
-neither); no load reads the stored buffer.  Either orientation: the copy out of ``NCHW{c}c``
-loads along the inner loop, ``graph.transpose`` along the outer one.  ``N`` is the target's
-vector width for the element type, halved (down to :data:`~strati.transforms.vectorize.MIN_LANES`)
-while a loop is shorter.  The tiles cover the first multiple of N iterations of each loop; the
-scalar nest keeps the rest: the inner loop's last iterations on the tiled outer ones, then the
-outer loop's last ones.  The transpose swaps the off-diagonal blocks of N/2, then N/4, ... 1
-rows and lanes (:func:`transpose_masks`), each a two-input ``vector.shuffle`` that LLVM's x86
-back end turns into one or two of its shuffles.
+neither).  Either orientation: the copy out of ``NCHW{c}c`` loads along the inner loop,
+``graph.transpose`` along the outer one.  A load at the very indices of the store, of a buffer
+of its type (ResNet's residual, added in place: the same bytes, as ``outline-kernels`` marks
+with ``strati.may_alias``, or other ones), is read after the transpose, a column at a time, and
+what uses it is computed on the columns; no other load reads the stored buffer.  ``N`` is the
+target's vector width for the element type, halved (down to
+:data:`~strati.transforms.vectorize.MIN_LANES`) while a loop is shorter.  The tiles cover the
+first multiple of N iterations of each loop; the scalar nest keeps the rest: the inner loop's
+last iterations on the tiled outer ones, then the outer loop's last ones.  The transpose swaps
+the off-diagonal blocks of N/2, then N/4, ... 1 rows and lanes (:func:`transpose_masks`), each a
+two-input ``vector.shuffle`` that LLVM's x86 back end turns into one or two of its shuffles.
 """
 
 from __future__ import annotations
@@ -96,7 +99,10 @@ class Nest:
     """The other one, the stored address's last index."""
     store: memref.StoreOp
     rows: set[SSAValue]
-    """The body's values that vary along ``loads_along`` (one vector per value of ``store_along``)."""
+    """The body's values that vary along ``loads_along``: a vector per value of ``store_along``."""
+    columns: set[SSAValue]
+    """The values computed after the transpose, along ``store_along``: loads at the stored
+    address (a residual added in place) and what uses them."""
     lanes: int
 
 
@@ -121,49 +127,55 @@ def match(inner: ForOp, target: TargetAttr) -> Nest | None:
 
 
 def _match(outer: ForOp, inner: ForOp, along: SSAValue, across: SSAValue, target: TargetAttr) -> Nest | None:
+    body = [op for op in inner.body.block.ops if not isinstance(op, LoopYieldOp)]
+    stores = [op for op in body if isinstance(op, memref.StoreOp)]
+    if len(stores) != 1 or any(op.regions for op in body):
+        return None
+    (store,) = stores
+    indices = list(store.indices)
+    if (len(indices) < 2 or indices[-1] is not across or inside(store.memref, inner)
+            or [i for i in indices[:-1] if _depends(i, along, outer) or _depends(i, across, outer)] != [along]):
+        return None
+    root = buffer_root(store.memref)
     rows: set[SSAValue] = set()
-    stores: list[memref.StoreOp] = []
-    loads: list[memref.LoadOp] = []
+    columns: set[SSAValue] = set()
     bits = set()
-    for op in inner.body.block.ops:
-        if isinstance(op, LoopYieldOp):
+
+    def invariant(v: SSAValue) -> bool:
+        return not (_depends(v, along, outer) or _depends(v, across, outer))
+
+    for op in body:
+        if op is store:
             continue
-        if op.regions:
-            return None
         if isinstance(op, memref.LoadOp):
-            loads.append(op)
-            *lead, last = op.indices or [None]
-            if inside(op.memref, inner) or any(_depends(i, along, outer) for i in lead):
+            if inside(op.memref, inner) or buffer_root(op.memref) is None:
                 return None
-            if last is along:
+            if list(op.indices) == indices and op.memref.type == store.memref.type:
+                columns.add(op.res)  # read where it is written (in place: lane by lane, as vectorize allows)
+            elif buffer_root(op.memref) == root:
+                return None
+            elif op.indices and op.indices[-1] is along and not any(_depends(i, along, outer) for i in op.indices[:-1]):
+                rows.add(op.res)
+            elif any(_depends(i, along, outer) for i in op.indices):
+                return None
+            if op.res in rows or op.res in columns:
                 if not is_vector_element(op.res.type):
                     return None
-                rows.add(op.res)
                 bits.add(element_bits(op.res.type))
-            elif last is not None and _depends(last, along, outer):
-                return None
             continue
-        if isinstance(op, memref.StoreOp):
-            stores.append(op)
-            indices = list(op.indices)
-            if (op.value not in rows or len(indices) < 2 or indices[-1] is not across or inside(op.memref, inner)
-                    or [i for i in indices[:-1] if _depends(i, along, outer) or _depends(i, across, outer)] != [along]):
-                return None
-            bits.add(element_bits(op.value.type))
-            continue
-        if any(v in rows for v in op.operands):
+        if any(v in rows or v in columns for v in op.operands):
             if op.name not in VECTORIZABLE or isinstance(op, arith.SelectOp) or not vector_form_verifies(op):
                 return None
             if not all(is_vector_element(r.type) for r in op.results):
                 return None
-            rows.update(op.results)
+            kind = columns if any(v in columns for v in op.operands) else rows
+            if kind is columns and not all(v in rows or v in columns or invariant(v) for v in op.operands):
+                return None  # a scalar varying along the store's lanes
+            kind.update(op.results)
             bits.update(element_bits(r.type) for r in op.results)
         elif op.name.split(".", 1)[0] not in UNIFORM_SAFE_DIALECTS or any(_depends(v, along, outer) for v in op.operands):
             return None  # side effects, or arithmetic on the loads' variable
-    if len(stores) != 1 or len(bits) != 1 or min(bits) < MIN_BITS:
-        return None
-    root = buffer_root(stores[0].memref)
-    if root is None or any(buffer_root(ld.memref) in (root, None) for ld in loads):
+    if not rows or store.value not in rows | columns or len(bits) != 1 or min(bits) < MIN_BITS:
         return None
     lanes = vector_lanes(target, bits.pop())
     trips = min(trip_count(inner), trip_count(outer))
@@ -171,7 +183,7 @@ def _match(outer: ForOp, inner: ForOp, along: SSAValue, across: SSAValue, target
         lanes //= 2
     if lanes < MIN_LANES or trips < lanes:
         return None
-    return Nest(outer, inner, along, across, stores[0], rows, lanes)
+    return Nest(outer, inner, along, across, store, rows, columns, lanes)
 
 
 def rewrite(nest: Nest, consts: IndexConstants) -> None:
@@ -195,6 +207,7 @@ def rewrite(nest: Nest, consts: IndexConstants) -> None:
     block, terminator = columns.body.block, columns.body.block.last_op
     start = {outer.induction_var: tiles.induction_var, inner.induction_var: columns.induction_var}
     along, across = nest.loads_along, nest.store_along
+    body = [op for op in inner.body.block.ops if not isinstance(op, LoopYieldOp) and op is not nest.store]
 
     def put(op: Operation) -> Operation:
         block.insert_op_before(op, terminator)
@@ -205,8 +218,8 @@ def rewrite(nest: Nest, consts: IndexConstants) -> None:
 
     # What depends on neither loop (a constant) is computed once, before the nest.
     invariant: dict[SSAValue, SSAValue] = {}
-    for op in inner.body.block.ops:
-        if not (isinstance(op, (LoopYieldOp, memref.LoadOp, memref.StoreOp)) or any(r in nest.rows for r in op.results)
+    for op in body:
+        if not (isinstance(op, memref.LoadOp) or any(r in nest.rows or r in nest.columns for r in op.results)
                 or any(_depends(v, along, outer) or _depends(v, across, outer) for v in op.operands)):
             new = op.clone(value_mapper=dict(invariant))
             tiles.parent_block().insert_op_before(new, tiles)
@@ -214,7 +227,7 @@ def rewrite(nest: Nest, consts: IndexConstants) -> None:
     hoisted: dict[SSAValue, SSAValue] = {}
 
     def vec(v: SSAValue, values: dict[SSAValue, SSAValue]) -> SSAValue:
-        if v in nest.rows:
+        if v in nest.rows or v in nest.columns:
             return values[v]
         v = values.get(v, v)
         if inside(v, tiles):  # computed in the body, one per row
@@ -225,29 +238,50 @@ def rewrite(nest: Nest, consts: IndexConstants) -> None:
             hoisted[v] = b.vector
         return hoisted[v]
 
-    rows = []
-    for i in range(n):  # row i: the loads at along + 0..n-1, across + i
+    def emit(op: Operation, values: dict[SSAValue, SSAValue]) -> None:
+        if isinstance(op, memref.LoadOp) and (op.res in nest.rows or op.res in nest.columns):
+            new = put(vector.LoadOp(op.memref, [values.get(x, x) for x in op.indices], VectorType(op.res.type, [n])))
+        elif any(r in nest.rows or r in nest.columns for r in op.results):
+            new = put(op.create(operands=[vec(v, values) for v in op.operands],
+                                result_types=[VectorType(r.type, [n]) for r in op.results],
+                                properties=dict(op.properties), attributes=dict(op.attributes)))
+        else:
+            new = put(op.clone(value_mapper=dict(values)))
+        values.update(zip(op.results, new.results))
+
+    # The ops computed after the transpose: the columns' and the scalars they use.
+    for_columns = [op for op in body if any(r in nest.columns for r in op.results)]
+    for op in reversed(body):
+        if op not in for_columns and not (op.results and op.results[0] in invariant) and not any(
+                r in nest.rows for r in op.results) and any(u.operation in for_columns for r in op.results for u in r.uses):
+            for_columns.append(op)
+    for_columns = [op for op in body if op in for_columns]  # in the body's order
+    # Rows: row i is the loads at along + 0..n-1, across + i, and what is computed of them.
+    row_values = []
+    for i in range(n):
         values = {**invariant, along: start[along], across: offset(across, i)}
-        for op in inner.body.block.ops:
-            if isinstance(op, LoopYieldOp) or op is nest.store or op.results and op.results[0] in invariant:
-                continue
-            if isinstance(op, memref.LoadOp) and op.res in nest.rows:
-                new = put(vector.LoadOp(op.memref, [values.get(x, x) for x in op.indices], VectorType(op.res.type, [n])))
-            elif any(r in nest.rows for r in op.results):
-                new = put(op.create(operands=[vec(v, values) for v in op.operands],
-                                    result_types=[VectorType(r.type, [n]) for r in op.results],
-                                    properties=dict(op.properties), attributes=dict(op.attributes)))
-            else:
-                new = put(op.clone(value_mapper=dict(values)))
-            values.update(zip(op.results, new.results))
-        rows.append(values[nest.store.value])
-    for i, p, first, second in transpose_masks(n):
-        a, b = rows[i], rows[p]
-        rows[i] = put(vector.ShuffleOp(a, b, DenseArrayBase.from_list(i64, first), result_type=a.type)).result
-        rows[p] = put(vector.ShuffleOp(a, b, DenseArrayBase.from_list(i64, second), result_type=a.type)).result
-    for j, column in enumerate(rows):  # column j: the store at along + j, across + 0..n-1
-        values = {along: offset(along, j), across: start[across]}
-        put(vector.StoreOp(column, nest.store.memref, [values.get(x, x) for x in nest.store.indices]))
+        for op in body:
+            if not (op.results and op.results[0] in invariant or any(r in nest.columns for r in op.results)):
+                emit(op, values)
+        row_values.append(values)
+    # The transpose, of each row value the columns need (the stored one, or what the columns use).
+    needed = [v for v in nest.rows if v is nest.store.value or any(
+        u.operation.results and u.operation.results[0] in nest.columns for u in v.uses)]
+    transposed: dict[SSAValue, list[SSAValue]] = {}
+    for v in sorted(needed, key=lambda v: body.index(v.owner)):
+        lanes = [values[v] for values in row_values]
+        for i, p, first, second in transpose_masks(n):
+            a, b = lanes[i], lanes[p]
+            lanes[i] = put(vector.ShuffleOp(a, b, DenseArrayBase.from_list(i64, first), result_type=a.type)).result
+            lanes[p] = put(vector.ShuffleOp(a, b, DenseArrayBase.from_list(i64, second), result_type=a.type)).result
+        transposed[v] = lanes
+    # Columns: column j is the addresses at along + j, across + 0..n-1.
+    for j in range(n):
+        values = {**invariant, along: offset(along, j), across: start[across]}
+        values.update({v: lanes[j] for v, lanes in transposed.items()})
+        for op in for_columns:
+            emit(op, values)
+        put(vector.StoreOp(values[nest.store.value], nest.store.memref, [values.get(x, x) for x in nest.store.indices]))
     if end == lb + trip_count(outer):
         outer.detach()
         outer.erase()

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from xdsl.dialects import vector
+from xdsl.dialects import arith, vector
 
-from strati.compiler import lower_to
+from strati.compiler import lower_to, optimizations_for
 from strati.context import make_context
 from strati.dialects.hw import TARGET_ATTR, TargetAttr
 from strati.runtime.interpreter import run_function
@@ -33,8 +33,8 @@ def test_the_rounds_transpose_a_tile(n):
     assert len(transpose_masks(n)) == n // 2 * int(np.log2(n))  # pairs of rows, log2(n) rounds
 
 
-def hw_module(text: str, target: TargetAttr):
-    module = lower_to(parse_module(make_context(), text), "loop")
+def hw_module(text: str, target: TargetAttr, optimizations=()):
+    module = lower_to(parse_module(make_context(), text), "loop", optimizations)
     module.attributes[TARGET_ATTR] = target
     ConvertLoopToHwPass().apply(make_context(), module)  # the target's pipeline, vectorize-transposes in it
     module.verify()
@@ -109,3 +109,24 @@ def test_element_types(dtype, tiled, target):
         assert lanes == ({4} if target is AVX2 else {8})
     x = (RNG.standard_normal((19, 12)) * 50).astype(dtype)
     np.testing.assert_array_equal(compile_module(module)(x), x.T)
+
+
+@pytest.mark.parametrize("target", [AVX2, AVX512], ids=["avx2", "avx512"])
+@pytest.mark.parametrize("channels, size", [(32, 14), (64, 7), (32, 9)])
+def test_a_residual_block_goes_back_to_nchw_in_tiles(channels, size, target):
+    """ResNet's: the copy back adds the input (NCHW, read where the result is written) and
+    applies the relu, after the transpose."""
+    t = f"tensor<1x{channels}x{size}x{size}xf32>"
+    wt = f"tensor<{channels}x{channels}x3x3xf32>"
+    text = (f"func.func @f(%x: {t}, %w: {wt}) -> {t} {{\n"
+            f"  %y = graph.conv2d %x, %w {{pads = array<i64: 1, 1, 1, 1>}} : ({t}, {wt}) -> {t}\n"
+            f"  %s = graph.add %y, %x : ({t}, {t}) -> {t}\n"
+            f"  %r = graph.relu %s : {t}\n"
+            f"  func.return %r : {t}\n}}\n")  # fmt: skip
+    module = hw_module(text, target, optimizations_for(3))  # the add and the relu fused into the copy
+    added = [o for o in module.walk() if isinstance(o, arith.AddfOp) and isinstance(o.lhs.owner, vector.ShuffleOp)]
+    assert added, "the residual is not added to the transposed columns"
+    x = RNG.standard_normal((1, channels, size, size)).astype(np.float32)
+    w = RNG.standard_normal((channels, channels, 3, 3)).astype(np.float32)
+    want = run_function(parse_module(make_context(), text), [x, w])[0]
+    np.testing.assert_allclose(compile_module(module)(x, w), want, rtol=1e-5, atol=1e-4)

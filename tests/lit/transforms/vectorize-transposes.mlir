@@ -107,8 +107,45 @@ builtin.module attributes {hw.target = #hw.target<"cpu", vector_width = 16, fma 
 
 // -----
 
-// Left alone: a copy in place (the stored buffer is read), a store strided in w, and a loop
-// shorter than the narrowest vector (3 < 4).
+// ResNet's copy back with the residual added in place: the residual is read where the result is
+// written (the same indices, a buffer that may be the same): after the transpose, column by
+// column (the loads of %res along w, the add and the relu on the columns, then the store).
+// CHECK-LABEL: func.func @residual(
+// CHECK: loop.for %c = %c0 to %c32 step %c8 {
+// CHECK-COUNT-8: vector.load %blocked
+// CHECK-COUNT-24: vector.shuffle
+// CHECK-NEXT: %[[R:.*]] = vector.load %res[%c, %h, %w] : memref<32x14x14xf32>, vector<8xf32>
+// CHECK-NEXT: %[[S:.*]] = arith.addf %{{.*}}, %[[R]] : vector<8xf32>
+// CHECK-NEXT: %[[M:.*]] = arith.maximumf %[[S]], %{{.*}} : vector<8xf32>
+// CHECK-NEXT: vector.store %[[M]], %out[%c, %h, %w] : memref<32x14x14xf32>, vector<8xf32>
+// CHECK-NEXT: %[[C1:.*]] = arith.addi %c, %c1 : index
+// CHECK-NEXT: vector.load %res[%[[C1]], %h, %w]
+builtin.module attributes {hw.target = #hw.target<"cpu", vector_width = 8, fma = true, cores = 2, l1 = 32768, l2 = 524288, l3 = 16777216>} {
+  func.func @residual(%res: memref<32x14x14xf32> {strati.may_alias}, %blocked: memref<14x14x32xf32>, %out: memref<32x14x14xf32> {strati.may_alias}) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c14 = arith.constant 14 : index
+    %c32 = arith.constant 32 : index
+    loop.for %h = %c0 to %c14 step %c1 {
+      loop.for %w = %c0 to %c14 step %c1 {
+        loop.for %c = %c0 to %c32 step %c1 {
+          %r = memref.load %res[%c, %h, %w] : memref<32x14x14xf32>
+          %b = memref.load %blocked[%h, %w, %c] : memref<14x14x32xf32>
+          %s = arith.addf %b, %r : f32
+          %zero = arith.constant 0.000000e+00 : f32
+          %y = arith.maximumf %s, %zero : f32
+          memref.store %y, %out[%c, %h, %w] : memref<32x14x14xf32>
+        } {parallel = true}
+      } {parallel = true}
+    }
+    func.return
+  }
+}
+
+// -----
+
+// Left alone: a copy in place that reads the stored buffer elsewhere than it writes, a store
+// strided in w, and a loop shorter than the narrowest vector (3 < 4).
 // CHECK-LABEL: func.func @left_alone(
 // CHECK-NOT: vector.
 // CHECK: func.return
