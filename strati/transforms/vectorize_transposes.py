@@ -20,7 +20,8 @@ The nest: an outer loop (step 1, constant bounds) holding only an innermost loop
 Its body loads with one of the two variables as the last index (no other index depending on
 it), computes elementwise (the ops ``vectorize`` accepts), and stores once, with the other
 variable as the last index and the first as exactly one other index (the rest depending on
-neither).  Either orientation: the copy out of ``NCHW{c}c`` loads along the inner loop,
+neither); the loads must not all be the same for every value of the store's variable (a
+broadcast: ``vectorize`` stores it as it is).  Either orientation: the copy out of ``NCHW{c}c`` loads along the inner loop,
 ``graph.transpose`` along the outer one.  A load at the very indices of the store, of a buffer
 of its type (ResNet's residual, added in place: the same bytes, as ``outline-kernels`` marks
 with ``strati.may_alias``, or other ones), is read after the transpose, a column at a time, and
@@ -177,6 +178,8 @@ def _match(outer: ForOp, inner: ForOp, along: SSAValue, across: SSAValue, target
             return None  # side effects, or arithmetic on the loads' variable
     if not rows or store.value not in rows | columns or len(bits) != 1 or min(bits) < MIN_BITS:
         return None
+    if not any(isinstance(v.owner, memref.LoadOp) and any(_depends(i, across, outer) for i in v.owner.indices) for v in rows):
+        return None  # every row the same (a bias broadcast along the store): vectorize's broadcast and stores
     lanes = vector_lanes(target, bits.pop())
     trips = min(trip_count(inner), trip_count(outer))
     while lanes > MIN_LANES and trips < lanes:

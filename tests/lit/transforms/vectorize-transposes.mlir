@@ -145,12 +145,13 @@ builtin.module attributes {hw.target = #hw.target<"cpu", vector_width = 8, fma =
 // -----
 
 // Left alone: a copy in place that reads the stored buffer elsewhere than it writes, a store
-// strided in w, and a loop shorter than the narrowest vector (3 < 4).
+// strided in w, a loop shorter than the narrowest vector (3 < 4), and a bias broadcast along
+// the store (its rows all the same: vectorize's work).
 // CHECK-LABEL: func.func @left_alone(
 // CHECK-NOT: vector.
 // CHECK: func.return
 builtin.module attributes {hw.target = #hw.target<"cpu", vector_width = 8, fma = true, cores = 2, l1 = 32768, l2 = 524288, l3 = 16777216>} {
-  func.func @left_alone(%a: memref<16x16xf32>, %b: memref<16x32xf32>, %out: memref<16x32xf32>, %s: memref<3x16xf32>, %t: memref<16x3xf32>) {
+  func.func @left_alone(%a: memref<16x16xf32>, %b: memref<16x32xf32>, %out: memref<16x32xf32>, %s: memref<3x16xf32>, %t: memref<16x3xf32>, %bias: memref<16xf32>) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
@@ -173,6 +174,12 @@ builtin.module attributes {hw.target = #hw.target<"cpu", vector_width = 8, fma =
       loop.for %c = %c0 to %c3 step %c1 {
         %v = memref.load %t[%w, %c] : memref<16x3xf32>
         memref.store %v, %s[%c, %w] : memref<3x16xf32>
+      }
+    }
+    loop.for %m = %c0 to %c16 step %c1 {
+      loop.for %n = %c0 to %c16 step %c1 {
+        %v = memref.load %bias[%m] : memref<16xf32>
+        memref.store %v, %a[%m, %n] : memref<16x16xf32>
       }
     }
     func.return
