@@ -319,8 +319,8 @@ def compile(  # noqa: A001 - the public name
     one by one (e.g. :data:`FUSION`).
 
     The IR is verified when loaded and once after the whole pipeline, while LLVM compiles it
-    (``verify_each``: after every pass, as ``strati-opt`` does); the executable's ``compile_seconds`` has each pass's
-    time, then the code generator's.  ``check_passes`` runs the module on seeded random inputs
+    (``verify_each``: after every pass, as ``strati-opt`` does); the executable's
+    ``compile_seconds`` has each pass's time, then the code generator's.  ``check_passes`` runs the module on seeded random inputs
     before and after each pass and stops at the first that changes the results
     (:mod:`strati.pass_validation`: slow, for debugging on small shapes).  ``profile`` adds
     ``profile-kernels``: cycle counters around each kernel, read by the executable's ``profile()``.
@@ -378,6 +378,8 @@ def _compile_static(module: ModuleOp, target: str | None, entry: str | None, opt
         verify = _lower(module, "hw", optimizations, target, verify_each, times, check_passes)
         for fn in module.walk():
             if isinstance(fn, FuncOp) and any(isinstance(t, TensorType) for t in fn.function_type.inputs.data):
+                if verify is not None:
+                    verify()  # invalid IR: its error is the clearer
                 raise StratiError(f"@{fn.sym_name.data} still takes tensors after lowering")
         from strati.runtime.jit import compile_module
 

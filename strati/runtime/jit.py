@@ -420,26 +420,24 @@ def compile_in_parts(module, text: str, opt_level: int, while_compiling: Callabl
     compiled: list[tuple[bytes, str] | None] = [None] * len(parts)
     errors: list[BaseException] = []
 
+    def take() -> tuple[int, str] | None:
+        try:
+            return todo.pop()
+        except IndexError:  # another thread took the last one
+            return None
+
     def compile_here() -> None:
-        while todo:
-            try:
-                k, part = todo.pop()
-            except IndexError:  # another thread took the last one
-                return
-            compiled[k] = compile_part(part, opt_level)
+        while (item := take()) is not None:
+            compiled[item[0]] = compile_part(item[1], opt_level)
 
     def compile_by(worker: CompilerProcess) -> None:
         try:
-            while todo:
+            while (item := take()) is not None:
                 try:
-                    k, part = todo.pop()
-                except IndexError:
-                    return
-                try:
-                    compiled[k] = worker.result(worker.submit(part, opt_level))
+                    compiled[item[0]] = worker.result(worker.submit(item[1], opt_level))
                 except (EOFError, OSError):  # the worker died: its parts compile here (it starts again next time)
                     worker.stop()
-                    compiled[k] = compile_part(part, opt_level)
+                    compiled[item[0]] = compile_part(item[1], opt_level)
                     return compile_here()
         except BaseException as err:  # noqa: BLE001 - raised by the JIT's thread
             todo.clear()

@@ -4,10 +4,10 @@ The JIT hands LLVM one module: ``compile_part`` parses it into a context, optimi
 new pass manager's pipeline, :func:`optimize`), verifies the result and emits an object file.
 That is half of compiling a model (ResNet-50: 3 of 5.5 s), on one core: llvmlite serialises
 every call into LLVM behind one lock per process (``llvmlite.binding.ffi``), so threads cannot
-overlap two modules.  A large module is therefore split into a part per core
-(:mod:`strati.codegen.split`), and each part but the first compiled by a
-:class:`CompilerProcess` (this file run by Python, llvmlite only, started
-once and kept) while the JIT's process compiles the first; MCJIT links the object files.
+overlap two modules.  A large module is therefore split into parts (:mod:`strati.codegen.split`,
+several per core), which the JIT's process and :class:`CompilerProcess` workers (this file run
+by Python, llvmlite only, started once and kept) take one at a time
+(:func:`strati.runtime.jit.compile_in_parts`); MCJIT links the object files.
 
 The worker reads requests from stdin and answers on stdout, both framed: a request is the
 optimisation level (1 byte) and the IR text; an answer is a status byte (0 ok, 1 invalid
@@ -183,18 +183,13 @@ class CompilerProcess:
         obj = _read(process.stdout)
         return obj, _read(process.stdout).decode()
 
-    def stop(self, wait: bool = True) -> None:
-        """End the worker: when its input closes (``wait``), else at once (a part it compiles is lost)."""
+    def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
-            if wait:
-                self.process.stdin.close()
-                try:
-                    self.process.wait(5)
-                except subprocess.TimeoutExpired:
-                    self.process.kill()
-            else:
+            self.process.stdin.close()
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
                 self.process.kill()
-                self.process.wait()
         self.process = None
 
 __all__ = ["LLVM_PIPELINE_LEVEL", "CompilerProcess", "InvalidModule", "compile_part", "host_target_machine",

@@ -32,7 +32,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import VerifyException
 
-from strati.dialects.loop.analysis import IndexConstants, constant_index, functions, inside, trip_count
+from strati.dialects.loop.analysis import IndexConstants, constant_index, depends, functions, inside, trip_count
 from strati.dialects.loop.ops import ForOp, buffer_root
 from strati.dialects.loop.ops import YieldOp as LoopYieldOp
 
@@ -120,7 +120,7 @@ def unroll_and_jam(loop: ForOp, factor: int, consts: IndexConstants) -> ForOp | 
         return None
     iv = loop.induction_var
     for op in loop.body.walk():
-        if isinstance(op, ForOp) and op is not loop and any(_depends(v, iv, loop) for v in op.operands):
+        if isinstance(op, ForOp) and op is not loop and any(depends(v, iv, loop) for v in op.operands):
             return None
     block = loop.parent_block()
     assert block is not None
@@ -172,14 +172,6 @@ def unroll_and_jam(loop: ForOp, factor: int, consts: IndexConstants) -> ForOp | 
         loop.erase()
     return main
 
-
-def _depends(value: SSAValue, iv: SSAValue, loop: ForOp) -> bool:
-    if value is iv:
-        return True
-    owner = value.owner
-    if isinstance(owner, Operation) and inside(value, loop):
-        return any(_depends(v, iv, loop) for v in owner.operands)
-    return False
 
 
 @dataclass(frozen=True)

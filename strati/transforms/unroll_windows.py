@@ -40,7 +40,7 @@ from xdsl.passes import ModulePass
 from xdsl.traits import is_side_effect_free
 from xdsl.transforms.common_subexpression_elimination import cse
 
-from strati.dialects.loop.analysis import IndexConstants, constant_index, functions, innermost_loops, inside, trip_count
+from strati.dialects.loop.analysis import IndexConstants, constant_index, depends, functions, innermost_loops, trip_count
 from strati.dialects.loop.ops import ForOp, buffer_root
 from strati.dialects.loop.ops import YieldOp as LoopYieldOp
 from strati.transforms.interchange import is_header_op
@@ -52,12 +52,6 @@ MAX_OPS = 256
 """Ops of an unrolled window at most, besides index arithmetic and the accumulator's accesses
 (:func:`_cost`; LLVM's own full-unroll threshold is of that order)."""
 
-
-def _depends(value: SSAValue, iv: SSAValue, loop: ForOp) -> bool:
-    if value is iv:
-        return True
-    owner = value.owner
-    return isinstance(owner, Operation) and inside(value, loop) and any(_depends(v, iv, loop) for v in owner.operands)
 
 
 INEXACT = frozenset({"arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.remf", "math.fma", "vector.fma"})
@@ -77,7 +71,7 @@ def is_window_loop(loop: ForOp) -> bool:
     for op in loop.body.walk():
         if isinstance(op, (memref.StoreOp, vector.StoreOp)):
             buffer, indices = access_parts(op)
-            if any(_depends(v, iv, loop) for v in (buffer, *indices)):
+            if any(depends(v, iv, loop) for v in (buffer, *indices)):
                 return False
         elif op.name in INEXACT:
             return False
@@ -113,7 +107,7 @@ def _cost(op: Operation, loop: ForOp) -> int:
     the loop) are forwarded away; the rest stays, once per tap."""
     if isinstance(op, ACCESSES):
         buffer, indices = access_parts(op)
-        return int(any(_depends(v, loop.induction_var, loop) for v in (buffer, *indices)))
+        return int(any(depends(v, loop.induction_var, loop) for v in (buffer, *indices)))
     return int(not (is_header_op(op) and all(isinstance(t, IndexType) for t in op.result_types)))
 
 

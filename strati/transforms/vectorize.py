@@ -25,7 +25,7 @@ no vectors: the pass leaves its loops alone.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -99,13 +99,20 @@ class VectorizePass(ModulePass):
     name = "vectorize"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        _, target = target_of(op)
-        if target.get("vector_width") is None:
-            return
-        for fn in functions(op):
-            consts = IndexConstants(fn)
-            for loop in innermost_loops(fn):
-                try_vectorize(loop, target, consts)
+        for target, consts, loop in vector_loops(op):
+            try_vectorize(loop, target, consts)
+
+
+def vector_loops(module: ModuleOp) -> Iterator[tuple[TargetAttr, IndexConstants, ForOp]]:
+    """Each innermost loop of the module's functions, with the target's description and its
+    function's index constants; none when the target has no vectors."""
+    _, target = target_of(module)
+    if target.get("vector_width") is None:
+        return
+    for fn in functions(module):
+        consts = IndexConstants(fn)
+        for loop in innermost_loops(fn):
+            yield target, consts, loop
 
 
 # --- legality of vectorising a loop body along one induction variable ---------------------------
@@ -398,4 +405,4 @@ class VectorBody:
         return None
 
 
-__all__ = ["MIN_LANES", "Plan", "VectorizePass", "analyse", "independent", "try_vectorize", "vector_lanes"]
+__all__ = ["MIN_LANES", "Plan", "VectorizePass", "analyse", "independent", "try_vectorize", "vector_lanes", "vector_loops"]

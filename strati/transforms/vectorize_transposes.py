@@ -45,11 +45,18 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from strati.dialects.hw.ops import TargetAttr
-from strati.dialects.hw.target import target_of
-from strati.dialects.loop.analysis import IndexConstants, constant_index, element_bits, functions, innermost_loops, inside, trip_count
+from strati.dialects.loop.analysis import IndexConstants, constant_index, depends, element_bits, inside, trip_count
 from strati.dialects.loop.ops import ForOp, buffer_root
 from strati.dialects.loop.ops import YieldOp as LoopYieldOp
-from strati.transforms.vectorize import MIN_LANES, UNIFORM_SAFE_DIALECTS, VECTORIZABLE, is_vector_element, vector_form_verifies, vector_lanes
+from strati.transforms.vectorize import (
+    MIN_LANES,
+    UNIFORM_SAFE_DIALECTS,
+    VECTORIZABLE,
+    is_vector_element,
+    vector_form_verifies,
+    vector_lanes,
+    vector_loops,
+)
 
 
 MIN_BITS = 16
@@ -64,14 +71,9 @@ class VectorizeTransposesPass(ModulePass):
     name = "vectorize-transposes"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        _, target = target_of(op)
-        if target.get("vector_width") is None:
-            return
-        for fn in functions(op):
-            consts = IndexConstants(fn)
-            for loop in innermost_loops(fn):
-                if (nest := match(loop, target)) is not None:
-                    rewrite(nest, consts)
+        for target, consts, loop in vector_loops(op):
+            if (nest := match(loop, target)) is not None:
+                rewrite(nest, consts)
 
 
 def transpose_masks(n: int) -> list[tuple[int, int, list[int], list[int]]]:
@@ -107,12 +109,6 @@ class Nest:
     lanes: int
 
 
-def _depends(value: SSAValue, iv: SSAValue, loop: ForOp) -> bool:
-    if value is iv:
-        return True
-    owner = value.owner
-    return isinstance(owner, Operation) and inside(value, loop) and any(_depends(v, iv, loop) for v in owner.operands)
-
 
 def match(inner: ForOp, target: TargetAttr) -> Nest | None:
     """The transposing nest whose innermost loop is ``inner``, if it is one (its loads
@@ -135,7 +131,7 @@ def _match(outer: ForOp, inner: ForOp, along: SSAValue, across: SSAValue, target
     (store,) = stores
     indices = list(store.indices)
     if (len(indices) < 2 or indices[-1] is not across or inside(store.memref, inner)
-            or [i for i in indices[:-1] if _depends(i, along, outer) or _depends(i, across, outer)] != [along]):
+            or [i for i in indices[:-1] if depends(i, along, outer) or depends(i, across, outer)] != [along]):
         return None
     root = buffer_root(store.memref)
     rows: set[SSAValue] = set()
@@ -143,7 +139,7 @@ def _match(outer: ForOp, inner: ForOp, along: SSAValue, across: SSAValue, target
     bits = set()
 
     def invariant(v: SSAValue) -> bool:
-        return not (_depends(v, along, outer) or _depends(v, across, outer))
+        return not (depends(v, along, outer) or depends(v, across, outer))
 
     for op in body:
         if op is store:
@@ -155,9 +151,9 @@ def _match(outer: ForOp, inner: ForOp, along: SSAValue, across: SSAValue, target
                 columns.add(op.res)  # read where it is written (in place: lane by lane, as vectorize allows)
             elif buffer_root(op.memref) == root:
                 return None
-            elif op.indices and op.indices[-1] is along and not any(_depends(i, along, outer) for i in op.indices[:-1]):
+            elif op.indices and op.indices[-1] is along and not any(depends(i, along, outer) for i in op.indices[:-1]):
                 rows.add(op.res)
-            elif any(_depends(i, along, outer) for i in op.indices):
+            elif any(depends(i, along, outer) for i in op.indices):
                 return None
             if op.res in rows or op.res in columns:
                 if not is_vector_element(op.res.type):
@@ -174,11 +170,11 @@ def _match(outer: ForOp, inner: ForOp, along: SSAValue, across: SSAValue, target
                 return None  # a scalar varying along the store's lanes
             kind.update(op.results)
             bits.update(element_bits(r.type) for r in op.results)
-        elif op.name.split(".", 1)[0] not in UNIFORM_SAFE_DIALECTS or any(_depends(v, along, outer) for v in op.operands):
+        elif op.name.split(".", 1)[0] not in UNIFORM_SAFE_DIALECTS or any(depends(v, along, outer) for v in op.operands):
             return None  # side effects, or arithmetic on the loads' variable
     if not rows or store.value not in rows | columns or len(bits) != 1 or min(bits) < MIN_BITS:
         return None
-    if not any(isinstance(v.owner, memref.LoadOp) and any(_depends(i, across, outer) for i in v.owner.indices) for v in rows):
+    if not any(isinstance(v.owner, memref.LoadOp) and any(depends(i, across, outer) for i in v.owner.indices) for v in rows):
         return None  # every row the same (a bias broadcast along the store): vectorize's broadcast and stores
     lanes = vector_lanes(target, bits.pop())
     trips = min(trip_count(inner), trip_count(outer))
@@ -223,7 +219,7 @@ def rewrite(nest: Nest, consts: IndexConstants) -> None:
     invariant: dict[SSAValue, SSAValue] = {}
     for op in body:
         if not (isinstance(op, memref.LoadOp) or any(r in nest.rows or r in nest.columns for r in op.results)
-                or any(_depends(v, along, outer) or _depends(v, across, outer) for v in op.operands)):
+                or any(depends(v, along, outer) or depends(v, across, outer) for v in op.operands)):
             new = op.clone(value_mapper=dict(invariant))
             tiles.parent_block().insert_op_before(new, tiles)
             invariant.update(zip(op.results, new.results))

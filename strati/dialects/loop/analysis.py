@@ -129,6 +129,14 @@ def functions(module: Operation) -> list[func.FuncOp]:
     return found
 
 
+def depends(value: SSAValue, iv: SSAValue, loop: Operation) -> bool:
+    """Whether ``value`` is ``iv`` or computed from it by ops inside ``loop``."""
+    if value is iv:
+        return True
+    owner = value.owner
+    return isinstance(owner, Operation) and inside(value, loop) and any(depends(v, iv, loop) for v in owner.operands)
+
+
 def inside(value: SSAValue, op: Operation) -> bool:
     """Whether ``value`` is defined inside ``op``'s regions."""
     owner = value.owner
@@ -185,6 +193,7 @@ __all__ = [
     "IndexConstants",
     "ancestors",
     "constant_index",
+    "depends",
     "element_bits",
     "functions",
     "innermost_loops",
