@@ -65,14 +65,13 @@ OPT_LEVELS: dict[int, tuple[str, ...]] = {
     0: (),
     1: SIMPLIFICATION,
     2: SIMPLIFICATION + FUSION + ("outline-kernels",),
-    3: SIMPLIFICATION + FUSION + ("plan-memory", "outline-kernels"),
+    3: SIMPLIFICATION + ("alter-layout",) + FUSION + ("plan-memory", "outline-kernels"),
 }
 """The optimisation levels, each adding passes as NNVM's did: -O0 lowers only; -O1 simplifies
 the graph; -O2 also fuses operators into kernels, and compiles each distinct kernel once
-(``outline-kernels``); -O3 also plans memory into one arena.  ``alter-layout`` (convolutions
-in the blocked channel layout the target's strategy prefers) is enabled by name only: it
-does not pay yet (docs/optimization.md).  The
-lowering itself (vectorisation, threads, LLVM at O3) is the same at every level."""
+(``outline-kernels``); -O3 also puts convolutions in the blocked channel layout their
+target's strategy prefers where their layouts meet (``alter-layout``) and plans memory into
+one arena.  The lowering itself (vectorisation, threads, LLVM at O3) is the same at every level."""
 
 DEFAULT_OPT_LEVEL = 3
 

@@ -1,7 +1,8 @@
 """alter-layout (strati/transforms/alter_layout.py) and the layout ops (graph.layout_transform,
 graph.conv2d_blocked, graph.*_pool2d_blocked): the layouts against index-by-index numpy, the
 pass's rewrites (convs blocked, the layout carried through relu, add, pooling and concat,
-the changes cancelled, the weights folded), and small networks compiled at -O3 with alter-layout on fixed AVX2
+the changes cancelled, the weights folded, a lone convolution kept NCHW), and small networks compiled at -O3
+(alter-layout in it) on fixed AVX2
 (8 lanes) and AVX-512 (16 lanes) descriptions against numpy, with channel counts that are
 not multiples of the block (padding channels), 1x1 images and stride 2.  float32 tolerances
 as the blocked conv's tests (rtol 1e-4, atol 1e-4 of the largest output)."""
@@ -16,17 +17,18 @@ import pytest
 from test_conv_blocked import reference as conv_ref
 
 import strati
-from strati.compiler import OPT_LEVELS, lower_to
+from strati.compiler import OPT_LEVELS, lower_to, run_pass
 from strati.context import make_context
 from strati.dialects.graph.attrs.layout import from_blocked, to_blocked
 from strati.dialects.hw import TARGET_ATTR
 from strati.dialects.hw.cpu.target import host_cpu
 from strati.source import parse_module
 from strati.strategy import forced
+from strati.transforms.alter_layout import AlterLayoutPass
 from strati.transforms.fold_constants import constant_value
 
-WITH_LAYOUT = (*OPT_LEVELS[3], "alter-layout")
-"""-O3 and alter-layout, which no -O level runs yet."""
+WITH_LAYOUT = OPT_LEVELS[3]
+"""-O3, alter-layout in it."""
 
 RNG = np.random.default_rng(11)
 
@@ -187,8 +189,9 @@ def test_weights_as_arguments_are_changed_at_run_time():
             f"  %y = graph.conv2d %x, %w {{strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>}} : ({tt(x.shape)}, {tt(w.shape)}) -> {tt((1, 11, 3, 4))}\n"
             f"  func.return %y : {tt((1, 11, 3, 4))}\n}}")  # fmt: skip
     with forced("graph.conv2d", "cpu", "blocked"):
-        graph = lower_to(_module(text, 8), "graph", ["alter-layout"])
-        got = strati.compile(_module(text, 8), optimizations=WITH_LAYOUT)(x, w)
+        graph = _module(text, 8)
+        run_pass(graph, AlterLayoutPass(lone=True))  # one convolution: blocked only when asked
+        got = strati.compile(graph.clone())(x, w)
     assert ("OIHW", "OHWI8o") in [(o.param("src"), o.param("dst")) for o in graph.walk() if o.name == "graph.layout_transform"]
     want = conv_ref(x, w, None, 2, 1, 1, 1)
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
@@ -222,3 +225,30 @@ def test_blocked_convs_pair_output_blocks_and_chunk_input_blocks(lanes):
     assert chunks == ([1] if lanes == 8 else [2, 1])
     want = numpy_result(x)
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
+
+
+@pytest.mark.parametrize("lanes", [8, 16])
+def test_a_lone_convolution_keeps_nchw(lanes):
+    """conv -> softmax over the channels -> conv -> relu -> conv: the first convolution's blocked
+    result would meet no other's (the softmax mixes channels): it stays NCHW, the two after it
+    are blocked together; ``lone=true`` blocks all three.  The numerics hold either way."""
+    ws = [RNG.standard_normal(s).astype(np.float32) for s in ((16, 6, 3, 3), (24, 16, 3, 3), (16, 24, 1, 1))]
+    x = RNG.standard_normal((1, 6, 8, 8)).astype(np.float32)
+    t1, t2, t3 = tt((1, 16, 8, 8)), tt((1, 24, 8, 8)), tt((1, 16, 8, 8))
+    pads = "{pads = array<i64: 1, 1, 1, 1>}"
+    text = (f"func.func @f(%x: {tt(x.shape)}, %w1: {tt(ws[0].shape)}, %w2: {tt(ws[1].shape)}, %w3: {tt(ws[2].shape)}) -> {t3} {{\n"
+            f"  %a = graph.conv2d %x, %w1 {pads} : ({tt(x.shape)}, {tt(ws[0].shape)}) -> {t1}\n"
+            f"  %s = graph.softmax %a {{axis = 1 : i64}} : {t1}\n"
+            f"  %b = graph.conv2d %s, %w2 {pads} : ({t1}, {tt(ws[1].shape)}) -> {t2}\n"
+            f"  %r = graph.relu %b : {t2}\n"
+            f"  %c = graph.conv2d %r, %w3 : ({t2}, {tt(ws[2].shape)}) -> {t3}\n"
+            f"  func.return %c : {t3}\n}}")  # fmt: skip
+    want = strati.compile(_module(text, lanes, ws), optimizations=OPT_LEVELS[2])(x)  # no alter-layout
+    for lone, kinds in ((False, {"graph.conv2d": 1, "graph.conv2d_blocked": 2}), (True, {"graph.conv2d_blocked": 3})):
+        with forced("graph.conv2d", "cpu", "blocked"):
+            graph = _module(text, lanes, ws)
+            run_pass(graph, AlterLayoutPass(lone=lone))
+            got = strati.compile(graph.clone())(x)
+        convs = Counter(o.name for o in graph.walk() if o.name.startswith("graph.conv2d"))
+        assert dict(convs) == kinds
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())

@@ -3,15 +3,17 @@
 // the max pool carried in the blocked layout; the changes between the convs cancelled (one
 // change in, one out); the constant weights folded into a constant in OHWI{c}o, the
 // argument weights changed at run time; 20 channels pad to 2 blocks of 16 or 3 of 8.
-// @kept: a softmax over the channels mixes them: the changes around it stay; a grouped conv
-// keeps NCHW.
+// @kept: a softmax over the channels mixes them and a grouped conv keeps NCHW: each of the
+// two other convs would be alone in the blocked layout (a change in and one out for nothing),
+// so both keep NCHW; with lone=true they are blocked and the changes around the softmax stay.
 // RUN: strati-opt %s -p alter-layout | filecheck %s --check-prefix=AVX512
+// RUN: strati-opt %s -p 'alter-layout{lone=true}' | filecheck %s --check-prefix=LONE
 // RUN: sed -e 's/vector_width = 16/vector_width = 8/' %s | strati-opt -p alter-layout | filecheck %s --check-prefix=AVX2
 // The altered graph compiled at -O3 agrees with its interpreter (the layout ops' numpy references), on both widths.
 // RUN: strati-opt %s -p alter-layout | strati-run - --entry chain --random-inputs 0 --check | filecheck %s --check-prefix=EXEC
 // RUN: sed -e 's/vector_width = 16/vector_width = 8/' %s | strati-opt -p alter-layout | strati-run - --entry chain --random-inputs 0 --check | filecheck %s --check-prefix=EXEC
-// RUN: strati-opt %s -p alter-layout | strati-run - --entry kept --random-inputs 0 --check | filecheck %s --check-prefix=EXEC
-// It is enabled by name only: no -O level runs it yet (docs/optimization.md says why).
+// RUN: strati-opt %s -p 'alter-layout{lone=true}' | strati-run - --entry kept --random-inputs 0 --check | filecheck %s --check-prefix=EXEC
+// -O3 runs it (before fuse-ops, which groups each blocked conv with what follows it).
 // RUN: strati-opt %s -O3 --emit=graph | filecheck %s --check-prefix=O3
 
 // AVX512-LABEL: func.func @chain(
@@ -26,13 +28,19 @@
 // AVX512-NEXT: [[OUT:%[a-z0-9]+]] = graph.layout_transform [[M]] {src = "NCHW16c", dst = "NCHW"} : (tensor<1x2x5x5x16xf32>) -> tensor<1x20x5x5xf32>
 // AVX512-NEXT: func.return [[OUT]]
 // AVX512-LABEL: func.func @kept(
-// AVX512: graph.conv2d_blocked
-// AVX512-NEXT: [[Y:%[a-z0-9]+]] = graph.layout_transform {{.*}} {src = "NCHW16c", dst = "NCHW"}
-// AVX512-NEXT: [[S:%[a-z0-9]+]] = graph.softmax [[Y]]
-// AVX512-NEXT: graph.layout_transform [[S]] {src = "NCHW", dst = "NCHW16c"}
-// AVX512: graph.conv2d_blocked
-// AVX512-NEXT: [[Z:%[a-z0-9]+]] = graph.layout_transform {{.*}} {src = "NCHW16c", dst = "NCHW"}
-// AVX512-NEXT: graph.conv2d [[Z]], %w3 {{.*}}groups = 2
+// AVX512-NEXT: %y = graph.conv2d %x, %w1
+// AVX512-NEXT: %s = graph.softmax %y
+// AVX512-NEXT: %z = graph.conv2d %s, %w2
+// AVX512-NEXT: %g = graph.conv2d %z, %w3 {{.*}}groups = 2
+
+// LONE-LABEL: func.func @kept(
+// LONE: graph.conv2d_blocked
+// LONE-NEXT: [[Y:%[a-z0-9]+]] = graph.layout_transform {{.*}} {src = "NCHW16c", dst = "NCHW"}
+// LONE-NEXT: [[S:%[a-z0-9]+]] = graph.softmax [[Y]]
+// LONE-NEXT: graph.layout_transform [[S]] {src = "NCHW", dst = "NCHW16c"}
+// LONE: graph.conv2d_blocked
+// LONE-NEXT: [[Z:%[a-z0-9]+]] = graph.layout_transform {{.*}} {src = "NCHW16c", dst = "NCHW"}
+// LONE-NEXT: graph.conv2d [[Z]], %w3 {{.*}}groups = 2
 
 // AVX2-LABEL: func.func @chain(
 // AVX2-NEXT: graph.layout_transform %x {src = "NCHW", dst = "NCHW8c"} : (tensor<1x5x9x9xf32>) -> tensor<1x1x9x9x8xf32>
@@ -48,6 +56,12 @@
 
 // EXEC: check output0: {{.*}}: ok
 
+// O3-LABEL: func.func @chain(
+// O3-NEXT: graph.layout_transform %x {src = "NCHW", dst = "NCHW16c"}
+// O3: graph.conv2d_blocked
+// O3: graph.conv2d_blocked
+// O3: graph.layout_transform {{.*}} {src = "NCHW16c", dst = "NCHW"}
+// O3-LABEL: func.func @kept(
 // O3-NOT: graph.layout_transform
 
 builtin.module attributes {hw.target = #hw.target<"cpu", vector_width = 16, fma = true, cores = 2, l1 = 32768, l2 = 1048576, l3 = 33554432>} {
