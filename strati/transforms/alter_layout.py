@@ -10,6 +10,11 @@ were in that layout already (``layout_cost``: no copy back), the op becomes::
     yb = graph.conv2d_blocked xb, wb, %bias
     y  = graph.layout_transform yb {src = "NCHW16c", dst = "NCHW"}
 
+An input of fewer channels than a block (a network's first convolution, on 3 colour
+channels) stays NCHW: graph.conv2d_blocked reads it as it is, where its blocked copy would be
+mostly padding (224 x 224 x 3 floats written as 224 x 224 x 16).  (No blocked value has so
+few channels: the blocked convolutions make whole blocks, the carried ops keep them.)
+
 Then, until nothing changes: an op that reads a value coming out of the blocked layout
 (``y`` above) and does not mix channels computes in the blocked layout instead, the change
 back moving after it: elementwise ops, max and average pooling (``graph.*_pool2d_blocked``), the arithmetic binary ops (add for a residual, mul
@@ -202,17 +207,18 @@ def _transform(value: SSAValue, src: str, dst: str, result_type: TensorType | No
 def _block_conv(conv: Operation, c: int) -> None:
     act, weight = blocked_layout("act", c), blocked_layout("weight", c)
     x, w = conv.operands[0], conv.operands[1]
-    xb, wb = _transform(x, "NCHW", act), _transform(w, "OIHW", weight)
+    wb = _transform(w, "OIHW", weight)
+    xb = None if x.type.get_shape()[1] < c else _transform(x, "NCHW", act)  # few channels: read as they are
     n, _, oh, ow = conv.results[0].type.get_shape()
     ob = wb.results[0].type.get_shape()[0]
     result_type = TensorType(conv.results[0].type.get_element_type(), [n, ob, oh, ow, c])
     props = {k: v for k, v in conv.properties.items()}
     blocked = Conv2dBlockedOp.create(
-        operands=[xb.results[0], wb.results[0], *conv.operands[2:]], result_types=[result_type], properties=props,
-        attributes=dict(conv.attributes),
+        operands=[x if xb is None else xb.results[0], wb.results[0], *conv.operands[2:]], result_types=[result_type],
+        properties=props, attributes=dict(conv.attributes),
     )  # fmt: skip
     back = _transform(blocked.results[0], act, "NCHW", conv.results[0].type)
-    Rewriter.insert_op([xb, wb, blocked, back], InsertPoint.before(conv))
+    Rewriter.insert_op([*([xb] if xb else []), wb, blocked, back], InsertPoint.before(conv))
     conv.results[0].replace_all_uses_with(back.results[0])
     Rewriter.erase_op(conv)
 

@@ -37,7 +37,9 @@ class LayoutTransformOp(GraphOp):
 class Conv2dBlockedOp(GraphOp):
     """graph.conv2d (one group) in the blocked layout: input ``NCHW{c}c``, weight ``OHWI{c}o``
     (its ``I`` the input's real channels), optional bias of at most ``O/c * c`` channels
-    (zero past its end), result ``NCHW{c}c`` with all of the weight's ``O/c`` blocks."""
+    (zero past its end), result ``NCHW{c}c`` with all of the weight's ``O/c`` blocks.  The
+    input may also be NCHW (``I`` channels): a network's first convolution, whose 3 colour
+    channels would be mostly padding in a block."""
 
     name = "graph.conv2d_blocked"
     input = operand_def(T)

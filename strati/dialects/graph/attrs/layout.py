@@ -110,14 +110,16 @@ def layout_transform(op: Operation, x: np.ndarray) -> np.ndarray:
 
 
 def _conv_blocked_geometry(op: Operation):
+    """The convolution's parameters, the input's ``(n, icb, h, w, c)`` (``(n, ic, h, w, None)``
+    for an NCHW input) and the weight's ``(ob, kh, kw, i, c)``."""
     strides, pads, dilations, groups = conv_params(op)
     if groups != 1:
         raise VerifyException(f"graph.conv2d_blocked has one group, got groups = {groups}")
-    if len(operand_shape(op, 0)) != 5 or len(operand_shape(op, 1)) != 5:
-        raise VerifyException("input (NCHW{c}c) and weight (OHWI{c}o) must have rank 5")
-    n, icb, h, w, c = operand_shape(op, 0)
+    if len(operand_shape(op, 0)) not in (4, 5) or len(operand_shape(op, 1)) != 5:
+        raise VerifyException("input (NCHW{c}c or NCHW) must have rank 5 or 4, and weight (OHWI{c}o) rank 5")
+    x = operand_shape(op, 0)
     ob, kh, kw, i, cw = operand_shape(op, 1)
-    return strides, pads, dilations, (n, icb, h, w, c), (ob, kh, kw, i, cw)
+    return strides, pads, dilations, (*x, None) if len(x) == 4 else x, (ob, kh, kw, i, cw)
 
 
 def infer_conv2d_blocked(op: Operation) -> list:
@@ -126,9 +128,13 @@ def infer_conv2d_blocked(op: Operation) -> list:
     has_bias = len(op.operands) == 3
     element = require_float_same(op, [0, 1, 2] if has_bias else [0, 1])
     strides, pads, dilations, (n, icb, h, w, c), (ob, kh, kw, i, cw) = _conv_blocked_geometry(op)
-    if None not in (c, cw) and c != cw:
+    if len(operand_shape(op, 0)) == 4:  # NCHW: icb counts channels
+        if None not in (icb, i) and icb != i:
+            raise VerifyException(f"weight input channels {i} differ from the NCHW input's {icb}")
+        c = cw
+    elif None not in (c, cw) and c != cw:
         raise VerifyException(f"input blocks of {c} channels and weight blocks of {cw} differ")
-    if None not in (icb, i, c) and _blocks(i, c) != icb:
+    elif None not in (icb, i, c) and _blocks(i, c) != icb:
         raise VerifyException(f"weight input channels {i} do not fill the input's {icb} blocks of {c}")
     if has_bias:
         bias = operand_shape(op, 2)
@@ -141,7 +147,7 @@ def infer_conv2d_blocked(op: Operation) -> list:
 
 def conv2d_blocked(op: Operation, x: np.ndarray, w: np.ndarray, bias: np.ndarray | None = None) -> np.ndarray:
     ob, _, _, i, c = w.shape
-    xp = from_blocked(x, "act", i)
+    xp = x if x.ndim == 4 else from_blocked(x, "act", i)
     wp = from_blocked(w, "weight", ob * c)
     if bias is not None:
         bias = np.pad(bias, (0, ob * c - bias.shape[0]))

@@ -67,7 +67,8 @@ def lower_conv2d_blocked(op: Operation, b: TensorBuilder, knobs: dict[str, int] 
     """One generic over ``(n, ob, oh, ow, kh, kw, icb, ici, c)`` accumulating, from the bias (or
     0), into the blocked result: ``y[n, ob, oh, ow, c] += x[n, icb, ih, iw, ici] *
     w[ob, kh, kw, icb*C + ici, c]``; when the input channels do not fill whole blocks (or fill
-    one), ``ic`` is one loop and the input is read at ``x[n, ic // C, ih, iw, ic % C]``.
+    one), ``ic`` is one loop and the input is read at ``x[n, ic // C, ih, iw, ic % C]``, and
+    an NCHW input at ``x[n, ic, ih, iw]``.
 
     ``blocks`` > 1 (dividing the output's blocks): a dimension ``v`` before ``c`` over that many
     neighbouring output blocks, ``ob`` counting groups of them (the weights and the result
@@ -82,14 +83,16 @@ def lower_conv2d_blocked(op: Operation, b: TensorBuilder, knobs: dict[str, int] 
     bias = op.operands[2] if len(op.operands) == 3 else None
     y_t = op.results[0].type
     (sh, sw), pads, (dh, dw), _ = conv_params(op)
-    _, _, h, wd, c = shape(x)
-    ob, kh, kw, _, _ = shape(w)
+    plain = len(shape(x)) == 4  # an NCHW input
+    h, wd = shape(x)[2:4]
+    ob, kh, kw, _, c = shape(w)
     _, _, oh, ow, _ = y_t.get_shape()
     if blocks < 1 or ob % blocks:
         raise ValueError(f"{blocks} output blocks per tile do not divide the {ob} blocks")
     high = (high_pad(h, pads[0], oh, sh, kh, dh), high_pad(wd, pads[1], ow, sw, kw, dw))
     if any(pads[:2]) or any(high):
-        x = b.pad(x, (0, 0, pads[0], pads[1], 0), (0, 0, *high, 0), 0)
+        lanes = () if plain else (0,)
+        x = b.pad(x, (0, 0, pads[0], pads[1], *lanes), (0, 0, *high, *lanes), 0)
     # the result (and the weights below) viewed with the output blocks as ob x v when blocks > 1
     n = y_t.get_shape()[0]
     out_shape = (n, *((ob // blocks, blocks) if blocks > 1 else (ob,)), oh, ow, c)
@@ -107,14 +110,14 @@ def lower_conv2d_blocked(op: Operation, b: TensorBuilder, knobs: dict[str, int] 
             [per_block], [b.empty(out_t)], [AffineMap(rank_out, 0, (*d[1:-3], d[-1])), AffineMap.identity(rank_out)],
             [PARALLEL] * rank_out, lambda v, _: v,
         )  # fmt: skip
-    _, icb, _, _, _ = shape(x)
+    icb = shape(x)[1]
     _, _, _, i, _ = shape(w)
-    split = icb > 1 and i == icb * c  # whole input blocks: ic as (icb, ici), no division in the input's index
+    split = not plain and icb > 1 and i == icb * c  # whole input blocks: ic as (icb, ici), no division in the input's index
     rank = 8 + split + (blocks > 1)
     d = dims(rank)  # (n, ob, oh, ow, kh, kw, ic | icb ici, [v], c)
     ic = d[6] * c + d[7] if split else d[6]
     ih, iw = scaled(d[2], sh) + scaled(d[4], dh), scaled(d[3], sw) + scaled(d[5], dw)
-    x_index = (d[6], ih, iw, d[7]) if split else (d[6] // c, ih, iw, d[6] % c)
+    x_index = (d[6], ih, iw, d[7]) if split else (d[6], ih, iw) if plain else (d[6] // c, ih, iw, d[6] % c)
     x_map = AffineMap(rank, 0, (d[0], *x_index))
     out_block = (d[1], d[rank - 2]) if blocks > 1 else (d[1],)  # (ob, v) in the views
     w_map = AffineMap(rank, 0, (*out_block, d[4], d[5], ic, d[rank - 1]))

@@ -70,3 +70,19 @@ func.func @case8(%x: tensor<1x13x4x5xf32>) -> tensor<1x13x2x2xf32> {
   %r = graph.max_pool2d_blocked %x {kernel = array<i64: 2, 2>} : (tensor<1x13x4x5xf32>) -> tensor<1x13x2x2xf32>
   func.return %r : tensor<1x13x2x2xf32>
 }
+
+// -----
+
+func.func @case9(%x: tensor<1x5x4x5xf32>, %w: tensor<2x3x3x7x8xf32>) -> tensor<1x2x2x3x8xf32> {
+  // expected-error@+1 {{weight input channels 7 differ from the NCHW input's 5}}
+  %r = graph.conv2d_blocked %x, %w : (tensor<1x5x4x5xf32>, tensor<2x3x3x7x8xf32>) -> tensor<1x2x2x3x8xf32>
+  func.return %r : tensor<1x2x2x3x8xf32>
+}
+
+// -----
+
+func.func @case10(%x: tensor<5x4x5xf32>, %w: tensor<2x3x3x5x8xf32>) -> tensor<1x2x2x3x8xf32> {
+  // expected-error@+1 {{input (NCHW{c}c or NCHW) must have rank 5 or 4, and weight (OHWI{c}o) rank 5}}
+  %r = graph.conv2d_blocked %x, %w : (tensor<5x4x5xf32>, tensor<2x3x3x5x8xf32>) -> tensor<1x2x2x3x8xf32>
+  func.return %r : tensor<1x2x2x3x8xf32>
+}

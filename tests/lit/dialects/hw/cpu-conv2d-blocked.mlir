@@ -7,6 +7,7 @@
 // RUN: strati-opt %s --emit=hw | filecheck %s --check-prefix=HW
 // RUN: strati-run %s --entry pairs --random-inputs 0 --check | filecheck %s --check-prefix=EXEC
 // RUN: strati-run %s --entry odd --random-inputs 0 --check | filecheck %s --check-prefix=EXEC
+// RUN: strati-run %s --entry plain --random-inputs 0 --check | filecheck %s --check-prefix=EXEC
 // The input blocks' loop in chunks when their weights do not fit 5/8 of an L1 of 8 KB (9 x 2
 // blocks x 8 x 4 = 4608 bytes per input block of the second function: one per chunk).
 // RUN: sed -e 's/l1 = 32768/l1 = 8192/' %s | strati-opt --emit=hw | filecheck %s --check-prefix=CHUNK
@@ -23,6 +24,10 @@
 // CHECK: tensor.generic {{.*}} -> (d1, d4, d5, ((d6 * 8) + d7), d8)>, {{.*}} -> (d0, d1, d2, d3, d8)>]
 // CHECK-NOT: schedule.oc_blocks
 // CHECK-LABEL: func.func @split
+// An NCHW input (3 channels, a stride of 2): padded as NCHW and read at x[n, ic, ih, iw].
+// CHECK-LABEL: func.func @plain
+// CHECK: tensor.pad %x, {{.*}} {low = array<i64: 0, 0, 3, 3>, high = array<i64: 0, 0, 3, 3>} : (tensor<1x3x11x11xf32>, f32) -> tensor<1x3x17x17xf32>
+// CHECK: tensor.generic {{.*}} -> (d0, d6, ((d2 * 2) + d4), ((d3 * 2) + d5))>, {{.*}} -> (d1, d7, d4, d5, d6, d8)>, {{.*}} -> (d0, d1, d7, d2, d3, d8)>]
 
 // Rows of 6 pixels in tiles of 3 (6 + 0, where 5 + 1 leaves a tile of 2 accumulators).
 // HW-LABEL: func.func @pairs
@@ -36,6 +41,9 @@
 // HW-COUNT-9: vector.fma {{.*}} : vector<8xf32>
 // HW-NOT: vector.fma
 // HW-LABEL: func.func @split
+// HW-LABEL: func.func @plain
+// HW: memref.load {{.*}} : memref<1x3x17x17xf32>
+// HW: vector.fma {{.*}} : vector<8xf32>
 
 // CHUNK-LABEL: func.func @split
 // CHUNK: } {schedule.ic_chunk = 1}
@@ -54,5 +62,9 @@ builtin.module attributes {hw.target = #hw.target<"cpu", vector_width = 8, fma =
   func.func @split(%x: tensor<1x4x6x7x8xf32>, %w: tensor<2x3x3x32x8xf32>) -> tensor<1x2x6x7x8xf32> {
     %y = graph.conv2d_blocked %x, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x6x7x8xf32>, tensor<2x3x3x32x8xf32>) -> tensor<1x2x6x7x8xf32>
     func.return %y : tensor<1x2x6x7x8xf32>
+  }
+  func.func @plain(%x: tensor<1x3x11x11xf32>, %w: tensor<2x7x7x3x8xf32>, %b: tensor<13xf32>) -> tensor<1x2x6x6x8xf32> {
+    %y = graph.conv2d_blocked %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 3, 3, 3, 3>} : (tensor<1x3x11x11xf32>, tensor<2x7x7x3x8xf32>, tensor<13xf32>) -> tensor<1x2x6x6x8xf32>
+    func.return %y : tensor<1x2x6x6x8xf32>
   }
 }
