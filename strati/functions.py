@@ -6,13 +6,33 @@ from __future__ import annotations
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
+from xdsl.ir import Operation
 
 from strati.diagnostics import StratiError
 
 
+def functions(module: Operation) -> list[func.FuncOp]:
+    """The functions of a module that have a body, nested modules' too, in order (found without
+    walking into their bodies: a function's ops are many, and every pass asks)."""
+    found: list[func.FuncOp] = []
+
+    def visit(op: Operation) -> None:
+        if isinstance(op, func.FuncOp):
+            if op.body.blocks:
+                found.append(op)
+            return
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.ops:
+                    visit(inner)
+
+    visit(module)
+    return found
+
+
 def find_function(module: ModuleOp, entry: str | None = None) -> func.FuncOp:
     """The function named ``entry``, or the module's only (or first public) function."""
-    funcs = [op for op in module.walk() if isinstance(op, func.FuncOp) and op.body.blocks]
+    funcs = functions(module)
     if entry is not None:
         for f in funcs:
             if f.sym_name.data == entry:
@@ -89,6 +109,6 @@ def input_aliases(fn: func.FuncOp) -> list[tuple[str, ...]]:
 
 
 __all__ = [
-    "NAME_ATTR", "OUTPUTS_ATTR", "argument_aliases", "argument_names", "find_function", "input_aliases",
+    "NAME_ATTR", "OUTPUTS_ATTR", "argument_aliases", "argument_names", "find_function", "functions", "input_aliases",
     "input_argument_names", "name_attrs", "output_count", "result_names",
 ]  # fmt: skip

@@ -18,6 +18,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from strati.diagnostics import StratiError
 from strati.dialects.graph.ops import FusedOp, YieldOp
+from strati.functions import functions
 
 MAX_LABEL = 60
 
@@ -33,7 +34,7 @@ def short(t: Attribute) -> str:
 
 def module_to_dot(module: ModuleOp, entry: str | None = None) -> str:
     """A ``digraph`` with one cluster per function that has a body (only ``entry`` if given)."""
-    funcs = [op for op in module.walk() if isinstance(op, func.FuncOp) and op.body.blocks]
+    funcs = functions(module)
     if entry is not None:
         funcs = [f for f in funcs if f.sym_name.data == entry]
         if not funcs:

@@ -44,7 +44,7 @@ from xdsl.utils.exceptions import ParseError
 
 from strati.context import make_context
 from strati.diagnostics import verify_module
-from strati.functions import output_count
+from strati.functions import functions, output_count
 from strati.source import module_text, parse_module
 from strati.tools.argparser import ToolArgumentParser
 from strati.tools.common import ToolError, load_plugin, read_text, run_tool, write_text
@@ -236,10 +236,6 @@ class Reducer:
 
 
 # --- edits on a module ------------------------------------------------------------------------
-
-
-def functions(module: ModuleOp) -> list[func.FuncOp]:
-    return [op for op in module.walk() if isinstance(op, func.FuncOp) and op.body.blocks]
 
 
 def body_ops(fn: func.FuncOp) -> list[Operation]:

@@ -60,6 +60,7 @@ from strati.dialects.graph.ops import ConstantOp
 from strati.dialects.graph.ops_layout import BLOCKED_POOLS, Conv2dBlockedOp, LayoutTransformOp
 from strati.dialects.hw.ops import TargetAttr
 from strati.dialects.hw.target import target_of
+from strati.functions import functions
 from strati.registry import OpPattern
 from strati.strategy import choose, strategies
 
@@ -78,7 +79,7 @@ class AlterLayoutPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         _, description = target_of(op, self.target)
-        for fn in [f for f in op.walk() if isinstance(f, func.FuncOp) and f.body.blocks]:
+        for fn in functions(op):
             alter_function(fn, description, self.lone)
 
 

@@ -36,6 +36,7 @@ from strati.dialects.graph.lowering import lowered_values
 from strati.dialects.hw.ops import TargetAttr
 from strati.dialects.hw.target import target_of
 from strati.dialects.tensor.build import TensorBuilder
+from strati.functions import functions
 from strati.resources import require_values
 from strati.transforms.infer_shapes import infer_function
 
@@ -64,8 +65,8 @@ class ConvertGraphToTensorPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         require_values(op)
-        for fn in op.walk():
-            if isinstance(fn, func.FuncOp) and fn.body.blocks and any(o.name.startswith("graph.") for o in fn.walk()):
+        for fn in functions(op):
+            if any(o.name.startswith("graph.") for o in fn.walk()):
                 require_static_shapes(fn)
         _, description = target_of(op, self.target)
         pattern = LowerThroughRegistry(description, self.print_strategy)

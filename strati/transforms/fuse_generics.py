@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from strati.dialects.tensor.fusion import fuse_generics
+from strati.functions import functions
 
 
 @dataclass(frozen=True)
@@ -20,6 +20,6 @@ class FuseGenericsPass(ModulePass):
     name = "fuse-generics"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for fn in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
+        for fn in functions(op):
             for block in fn.body.blocks:
                 fuse_generics(block)

@@ -68,6 +68,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from strati.dialects.loop.ops import ForOp
+from strati.functions import functions
 
 # --- memory accesses ---------------------------------------------------------------------
 
@@ -544,5 +545,5 @@ class FuseLoopsPass(ModulePass):
     keep_innermost: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for fn in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
+        for fn in functions(op):
             fuse_function(fn, self.keep_innermost)

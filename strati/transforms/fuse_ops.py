@@ -46,7 +46,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
@@ -55,6 +54,7 @@ from xdsl.traits import ConstantLike, IsTerminator
 
 from strati import registry
 from strati.dialects.graph.ops import FusedOp, YieldOp
+from strati.functions import functions
 from strati.registry import OpPattern
 
 MAX_NAME_LENGTH = 80
@@ -375,6 +375,6 @@ class FuseOpsPass(ModulePass):
     max_depth: int = 256
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for fn in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
+        for fn in functions(op):
             for block in fn.body.blocks:
                 fuse_block(block, self.max_depth)

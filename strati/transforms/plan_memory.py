@@ -91,6 +91,7 @@ from strati.diagnostics import StratiError
 from strati.dialects.hw.ops import MemorySpaceAttr, memory_space
 from strati.dialects.hw.target import target_of
 from strati.dialects.loop.ops import ARENA_ALIGNMENT, ArenaViewOp, IndexLoop, buffer_bytes
+from strati.functions import functions
 
 VIEW_OPS = frozenset(
     {
@@ -467,10 +468,6 @@ def rewrite(fn: func.FuncOp, plan: FunctionPlan) -> None:
         block.add_op(free)
 
 
-def functions(module: ModuleOp) -> list[func.FuncOp]:
-    return [f for f in module.walk() if isinstance(f, func.FuncOp) and f.body.blocks]
-
-
 def spaces(fn: func.FuncOp) -> list[str | None]:
     """The memory spaces of a function's top-level allocations, main memory (None) first."""
     named = {memory_space(op.results[0].type) for op in fn.body.block.ops if isinstance(op, memref.AllocOp)} - {None}
@@ -521,13 +518,13 @@ class PlanMemoryPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         plans = plan_module(op, in_place=self.in_place, target_name=self.target)
+        by_name = {f.sym_name.data: f for f in functions(op)}
         for plan in plans:
             if self.report:
                 sys.stderr.write(plan.report() + "\n")
             if self.timeline:
                 write_timeline(self.timeline, plan, several=len(plans) > 1)
-            fn = next(f for f in functions(op) if f.sym_name.data == plan.name)
-            rewrite(fn, plan)
+            rewrite(by_name[plan.name], plan)
 
 
 def write_timeline(path: str, plan: FunctionPlan, *, several: bool) -> None:

@@ -15,6 +15,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
 from strati.dialects.loop.ops import ForOp, IndexLoop
+from strati.functions import functions  # noqa: F401 - the schedule passes find their functions here
 
 LIBRARY_CALL_COST = 10
 """The cost model's weight of a transcendental function (a libm or libmvec call) or a call."""
@@ -106,26 +107,20 @@ def max_trip_count(loop: IndexLoop) -> int | None:
 
 
 def innermost_loops(fn: func.FuncOp) -> list[ForOp]:
-    """The ``loop.for`` ops of ``fn`` with no loop of any kind inside."""
-    return [op for op in fn.walk() if isinstance(op, ForOp) and not any(isinstance(o, IndexLoop) for o in op.body.walk())]
+    """The ``loop.for`` ops of ``fn`` with no loop of any kind inside, in order (one walk)."""
+    found: list[ForOp] = []
 
-
-def functions(module: Operation) -> list[func.FuncOp]:
-    """The functions of a module that have a body (found without walking into their bodies:
-    a function's ops are many, and every schedule pass asks)."""
-    found: list[func.FuncOp] = []
-
-    def visit(op: Operation) -> None:
-        if isinstance(op, func.FuncOp):
-            if op.body.blocks:
-                found.append(op)
-            return
+    def visit(op: Operation) -> bool:  # whether op is or holds a loop
+        holds = False
         for region in op.regions:
             for block in region.blocks:
                 for inner in block.ops:
-                    visit(inner)
+                    holds |= visit(inner)
+        if isinstance(op, ForOp) and not holds:
+            found.append(op)
+        return holds or isinstance(op, IndexLoop)
 
-    visit(module)
+    visit(fn)
     return found
 
 
