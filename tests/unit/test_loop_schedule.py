@@ -18,7 +18,7 @@ from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, StringAttr, i64
 from strati.compiler import lower_to
 from strati.context import make_context
 from strati.dialects.hw import TARGET_ATTR, TargetAttr
-from strati.dialects.hw.cpu.matmul import CpuScheduleMatmulPass, knobs
+from strati.dialects.hw.cpu.matmul import A_BLOCK_TILES, CpuScheduleMatmulPass, knobs
 from strati.dialects.loop.ops import ForOp
 from strati.runtime.jit import compile_module
 from strati.runtime.interpreter import run_function
@@ -208,10 +208,25 @@ def test_register_tile_from_the_register_file():
     assert (k2["mr"], k2["nr"]) == (6, 16)
     assert (knobs(AVX512, 1024, 16, 1024)["mr"], knobs(AVX2, 1024, 8, 1024)["mr"]) == (12, 12)
     for kn in (k512, k2):
-        assert kn["kc"] * kn["nr"] * 4 <= AVX512["l1"] // 2  # B's micro-panel fits half of L1
         assert kn["mc"] * kn["kc"] * 4 <= AVX512["l2"] // 4  # A's packed block a quarter of L2
         assert 2 * kn["kc"] * kn["nc"] * 4 <= AVX512["l3"] // 2  # both cores' B panels half of L3
         assert kn["mc"] % kn["mr"] == 0 and kn["nc"] % kn["nr"] == 0
+
+
+@pytest.mark.parametrize("k", [64, 200, 1024, 1170, 1171, 2048, 4099])
+@pytest.mark.parametrize("target", [AVX512, AVX2], ids=["avx512", "avx2"])
+def test_k_blocks_are_deep_and_even(k, target):
+    """KC: a block of A of A_BLOCK_TILES register tiles of rows fits a quarter of L2 (so each
+    k block, which reloads all of C, is as deep as that allows), the k blocks even (no short
+    last block), and a k that fits is one block."""
+    kn = knobs(target, 2048, 2048, k)
+    deepest = target["l2"] // 4 // (A_BLOCK_TILES * kn["mr"] * 4)
+    blocks = -(-k // kn["kc"])
+    assert kn["kc"] <= deepest and A_BLOCK_TILES * kn["mr"] * kn["kc"] * 4 <= target["l2"] // 4
+    assert blocks == -(-k // deepest)  # no more blocks than the depth needs
+    assert blocks * kn["kc"] - k < blocks  # even: every block kc or kc - 1 deep
+    if k <= deepest:
+        assert kn["kc"] == k
 
 
 def test_the_cores_split_the_columns_or_the_rows():
