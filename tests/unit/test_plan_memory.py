@@ -19,6 +19,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from helpers import parse
+
+import strati
 from xdsl.dialects import func, memref
 
 from strati.codegen.llvm import module_to_llvm_ir
@@ -164,9 +166,9 @@ def test_memory_plan_placements(lowered, name: str):
     assert len(placed) == p["buffers"]
     assert sum(b["bytes"] for b in placed) == p["naive_bytes"]
     assert p["peak_bytes"] <= p["naive_bytes"]
-    def root(k: int) -> int:
-        while placed[k]["in_place_of"] is not None:
-            k = placed[k]["in_place_of"]
+    def root(k: int) -> int:  # the buffer whose bytes k's are (in place of it, or in a part of it)
+        while (up := placed[k]["in_place_of"] if placed[k]["in_place_of"] is not None else placed[k]["part_of"]) is not None:
+            k = up
         return k
 
     for i, a in enumerate(placed):
@@ -177,6 +179,43 @@ def test_memory_plan_placements(lowered, name: str):
             share = a["offset"] < b["offset"] + b["bytes"] and b["offset"] < a["offset"] + a["bytes"]
             if live_together and share and a["bytes"] and b["bytes"]:
                 assert root(i) == root(j), (a, b)
+
+
+DENSE = """builtin.module attributes {hw.target = #hw.target<"cpu", vector_width = LANES, fma = true, cores = 2, l1 = 32768, l2 = 1048576, l3 = 33554432>} {
+func.func @dense(%x: tensor<1x16x6x6xf32>, %w1: tensor<32x16x3x3xf32>, %w2: tensor<32x48x1x1xf32>, %w3: tensor<16x80x3x3xf32>) -> tensor<1x16x6x6xf32> {
+  %y1 = graph.conv2d %x, %w1 {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x16x6x6xf32>, tensor<32x16x3x3xf32>) -> tensor<1x32x6x6xf32>
+  %r1 = graph.relu %y1 : tensor<1x32x6x6xf32>
+  %c1 = graph.concat %x, %r1 {axis = 1 : i64} : (tensor<1x16x6x6xf32>, tensor<1x32x6x6xf32>) -> tensor<1x48x6x6xf32>
+  %y2 = graph.conv2d %c1, %w2 : (tensor<1x48x6x6xf32>, tensor<32x48x1x1xf32>) -> tensor<1x32x6x6xf32>
+  %r2 = graph.relu %y2 : tensor<1x32x6x6xf32>
+  %c2 = graph.concat %c1, %r2 {axis = 1 : i64} : (tensor<1x48x6x6xf32>, tensor<1x32x6x6xf32>) -> tensor<1x80x6x6xf32>
+  %y3 = graph.conv2d %c2, %w3 {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x80x6x6xf32>, tensor<16x80x3x3xf32>) -> tensor<1x16x6x6xf32>
+  func.return %y3 : tensor<1x16x6x6xf32>
+}
+}"""
+
+
+@pytest.mark.parametrize("lanes", [8, 16])
+def test_concatenation_parts_computed_in_place(lanes: int):
+    """A DenseNet-like block at -O3 (blocked layout, alter-layout): each concatenation's parts
+    are computed in the bytes of its result (the first one's result a part of the second's),
+    no part is copied, and the numerics are the graph interpreter's (the ops' numpy references)."""
+    from helpers import run_ir
+
+    from strati.compiler import OPT_LEVELS, optimizations_for
+
+    text = DENSE.replace("LANES", str(lanes))
+    with forced("graph.conv2d", "cpu", "blocked"):
+        unplanned = tuple(o for o in OPT_LEVELS[3] if o not in ("plan-memory", "outline-kernels"))
+        p = memory_plan(lower_to(parse(text), "loop", unplanned))["dense"]
+        got = strati.compile(parse(text), optimizations=optimizations_for(3))
+    # parts: the input's blocked copy and relu(conv1) in the first result, which is itself a
+    # part of the second with relu(conv2); the copies of the first result and of the input go
+    assert p["in_parts"] == 4 and p["copies_elided"] == 2, p
+    rng = np.random.default_rng(1)
+    xs = [rng.standard_normal(s).astype(np.float32) / 4 for s in ((1, 16, 6, 6), (32, 16, 3, 3), (32, 48, 1, 1), (16, 80, 3, 3))]
+    (want,) = run_ir(text, *xs)
+    np.testing.assert_allclose(got(*xs), want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
 
 
 def test_memory_plan_of_a_graph_module_is_lowered_by_the_caller():
@@ -198,7 +237,8 @@ def test_report_and_idempotence(lowered):
         PlanMemoryPass(report=True).apply(make_context(), m)
     p = memory_plan(module)["cnn"]
     assert err.getvalue() == (
-        f"plan-memory @cnn: {p['buffers']} buffers, {p['in_place']} in place; one buffer per temporary: "
+        f"plan-memory @cnn: {p['buffers']} buffers, {p['in_place']} in place, {p['in_parts']} in parts of others "
+        f"({p['copies_elided']} copies elided); one buffer per temporary: "
         f"{p['peak_bytes']} bytes live at peak, {p['naive_bytes']} bytes in all; arena: {p['arena_bytes']} bytes\n"
     )
     text = str(m)

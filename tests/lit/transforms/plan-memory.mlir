@@ -11,7 +11,7 @@
 // SVG: </svg>
 // RUN: not strati-opt %examples/cnn.mlir -p 'convert-graph-to-tensor,convert-tensor-to-loop,plan-memory{timeline="%t.missing/x.svg"}' 2>&1 | filecheck %s --check-prefix=NOSVG
 // NOSVG: error: plan-memory: cannot write the timeline {{.*}}missing/x.svg: No such file or directory
-// CNN: plan-memory @cnn: {{[0-9]+}} buffers, {{[0-9]+}} in place; one buffer per temporary: {{[0-9]+}} bytes live at peak, {{[0-9]+}} bytes in all; arena: {{[0-9]+}} bytes
+// CNN: plan-memory @cnn: {{[0-9]+}} buffers, {{[0-9]+}} in place, {{[0-9]+}} in parts of others ({{[0-9]+}} copies elided); one buffer per temporary: {{[0-9]+}} bytes live at peak, {{[0-9]+}} bytes in all; arena: {{[0-9]+}} bytes
 //
 // plan-memory: every temporary memref.alloc becomes a loop.arena_view of one i8
 // arena per function (allocated 64-byte aligned first thing, freed before
@@ -36,7 +36,7 @@
 // CHECK-NOT: memref.dealloc {{.*}}f32>
 // CHECK: memref.dealloc %arena : memref<64xi8>
 // CHECK-NEXT: func.return
-// REPORT: plan-memory @disjoint: 3 buffers, 0 in place; one buffer per temporary: 16 bytes live at peak, 48 bytes in all; arena: 64 bytes
+// REPORT: plan-memory @disjoint: 3 buffers, 0 in place, 0 in parts of others (0 copies elided); one buffer per temporary: 16 bytes live at peak, 48 bytes in all; arena: 64 bytes
 func.func @disjoint(%x: memref<4xf32>, %out: memref<4xf32>) attributes {strati.outputs = 1 : i64} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -89,7 +89,7 @@ func.func @disjoint(%x: memref<4xf32>, %out: memref<4xf32>) attributes {strati.o
 // CHECK-NOT: memref.dealloc {{.*}}f32>
 // CHECK: memref.dealloc %arena : memref<128xi8>
 // CHECK-NEXT: func.return
-// REPORT: plan-memory @overlap: 2 buffers, 0 in place; one buffer per temporary: 32 bytes live at peak, 32 bytes in all; arena: 128 bytes
+// REPORT: plan-memory @overlap: 2 buffers, 0 in place, 0 in parts of others (0 copies elided); one buffer per temporary: 32 bytes live at peak, 32 bytes in all; arena: 128 bytes
 func.func @overlap(%x: memref<4xf32>, %out: memref<4xf32>) attributes {strati.outputs = 1 : i64} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -128,7 +128,7 @@ func.func @overlap(%x: memref<4xf32>, %out: memref<4xf32>) attributes {strati.ou
 // CHECK-NEXT: %b = loop.arena_view %arena[64] : memref<128xi8> to memref<2x2xf32>
 // CHECK-NOT: memref.dealloc {{.*}}f32>
 // CHECK: memref.dealloc %arena : memref<128xi8>
-// REPORT: plan-memory @nested_view_use: 2 buffers, 0 in place; one buffer per temporary: 32 bytes live at peak, 32 bytes in all; arena: 128 bytes
+// REPORT: plan-memory @nested_view_use: 2 buffers, 0 in place, 0 in parts of others (0 copies elided); one buffer per temporary: 32 bytes live at peak, 32 bytes in all; arena: 128 bytes
 func.func @nested_view_use(%x: memref<4xf32>, %out: memref<2x2xf32>) attributes {strati.outputs = 1 : i64} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -184,7 +184,7 @@ func.func @nested_view_use(%x: memref<4xf32>, %out: memref<2x2xf32>) attributes 
 // CHECK: memref.store {{%.*}}, %a[[[I2]], [[J2]]] : memref<2x3xf32>
 // CHECK-NOT: loop.arena_view
 // CHECK: memref.dealloc %arena : memref<64xi8>
-// REPORT: plan-memory @in_place: 3 buffers, 2 in place; one buffer per temporary: 48 bytes live at peak, 72 bytes in all; arena: 64 bytes
+// REPORT: plan-memory @in_place: 3 buffers, 2 in place, 0 in parts of others (0 copies elided); one buffer per temporary: 48 bytes live at peak, 72 bytes in all; arena: 64 bytes
 // NOINPLACE-LABEL: func.func @in_place(
 // NOINPLACE: %arena = memref.alloc() {alignment = 64 : i64} : memref<128xi8>
 // NOINPLACE: %a = loop.arena_view %arena[0] : memref<128xi8> to memref<2x3xf32>
@@ -243,7 +243,7 @@ func.func @in_place(%x: memref<2x3xf32>, %out: memref<2x3xf32>) attributes {stra
 // CHECK: %a = loop.arena_view %arena[0] : memref<128xi8> to memref<4xf32>
 // CHECK: %b = loop.arena_view %arena[64] : memref<128xi8> to memref<4xf32>
 // CHECK: %c = loop.arena_view %arena[0] : memref<128xi8> to memref<4xf32>
-// REPORT: plan-memory @not_in_place: 3 buffers, 0 in place; one buffer per temporary: 32 bytes live at peak, 48 bytes in all; arena: 128 bytes
+// REPORT: plan-memory @not_in_place: 3 buffers, 0 in place, 0 in parts of others (0 copies elided); one buffer per temporary: 32 bytes live at peak, 48 bytes in all; arena: 128 bytes
 func.func @not_in_place(%x: memref<4xf32>, %out: memref<4xf32>) attributes {strati.outputs = 1 : i64} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -286,7 +286,7 @@ func.func @not_in_place(%x: memref<4xf32>, %out: memref<4xf32>) attributes {stra
 // CHECK: %big = loop.arena_view %arena[0] : memref<128xi8> to memref<32xf32>
 // CHECK: %small = loop.arena_view %arena[0] : memref<128xi8> to memref<4xf32>
 // CHECK-NEXT: %tiny = loop.arena_view %arena[64] : memref<128xi8> to memref<2xf32>
-// REPORT: plan-memory @best_fit: 3 buffers, 0 in place; one buffer per temporary: 128 bytes live at peak, 152 bytes in all; arena: 128 bytes
+// REPORT: plan-memory @best_fit: 3 buffers, 0 in place, 0 in parts of others (0 copies elided); one buffer per temporary: 128 bytes live at peak, 152 bytes in all; arena: 128 bytes
 func.func @best_fit(%x: memref<32xf32>, %out: memref<4xf32>) attributes {strati.outputs = 1 : i64} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -336,8 +336,8 @@ func.func @best_fit(%x: memref<32xf32>, %out: memref<4xf32>) attributes {strati.
 // CHECK-LABEL: func.func @nothing(
 // CHECK-NOT: memref.alloc
 // CHECK: func.return
-// REPORT: plan-memory @left_alone: 1 buffers, 0 in place; one buffer per temporary: 4 bytes live at peak, 4 bytes in all; arena: 64 bytes
-// REPORT: plan-memory @nothing: 0 buffers, 0 in place; one buffer per temporary: 0 bytes live at peak, 0 bytes in all; arena: 0 bytes
+// REPORT: plan-memory @left_alone: 1 buffers, 0 in place, 0 in parts of others (0 copies elided); one buffer per temporary: 4 bytes live at peak, 4 bytes in all; arena: 64 bytes
+// REPORT: plan-memory @nothing: 0 buffers, 0 in place, 0 in parts of others (0 copies elided); one buffer per temporary: 0 bytes live at peak, 0 bytes in all; arena: 0 bytes
 func.func @left_alone(%n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -354,5 +354,171 @@ func.func @left_alone(%n: index) {
   func.return
 }
 func.func @nothing() {
+  func.return
+}
+
+// -----
+
+// Parts of a concatenation (NCHW{16}c, along the channel blocks): %p's last use copies all of
+// it, in order, into blocks 0-1 of %r, %q's into block 2 after a relu.  Each takes those bytes
+// of %r from its start on (%r then lives from %p's start): %p's copy goes, %q's nest stays,
+// now in place (it reads each element where it writes it).  %r's 192 bytes are the arena.
+// CHECK-LABEL: func.func @concat(
+// CHECK-NEXT: %arena = memref.alloc() {alignment = 64 : i64} : memref<192xi8>
+// CHECK: %p = loop.arena_view %arena[0] : memref<192xi8> to memref<1x2x1x1x16xf32>
+// CHECK: %q = loop.arena_view %arena[128] : memref<192xi8> to memref<1x1x1x1x16xf32>
+// CHECK: %r = loop.arena_view %arena[0] : memref<192xi8> to memref<1x3x1x1x16xf32>
+// CHECK-NOT: memref.load %p
+// CHECK: [[V:%.*]] = memref.load %q[
+// CHECK-NEXT: [[M:%.*]] = arith.maximumf [[V]]
+// CHECK: memref.store [[M]], %r[
+// CHECK: memref.load %r[
+// CHECK: memref.dealloc %arena
+// REPORT: plan-memory @concat: 3 buffers, 0 in place, 2 in parts of others (1 copies elided); one buffer per temporary: 384 bytes live at peak, 384 bytes in all; arena: 192 bytes
+// NOINPLACE-LABEL: func.func @concat(
+// NOINPLACE: memref.alloc() {alignment = 64 : i64} : memref<384xi8>
+// NOINPLACE: memref.load %p[
+func.func @concat(%x: memref<3x16xf32>, %out: memref<1x3x1x1x16xf32>) attributes {strati.outputs = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<1x2x1x1x16xf32>
+  loop.for %b = %c0 to %c2 step %c1 {
+    loop.for %c = %c0 to %c16 step %c1 {
+      %v = memref.load %x[%b, %c] : memref<3x16xf32>
+      memref.store %v, %p[%c0, %b, %c0, %c0, %c] : memref<1x2x1x1x16xf32>
+    }
+  }
+  %q = memref.alloc() : memref<1x1x1x1x16xf32>
+  loop.for %c = %c0 to %c16 step %c1 {
+    %v = memref.load %x[%c2, %c] : memref<3x16xf32>
+    %w = math.exp %v : f32
+    memref.store %w, %q[%c0, %c0, %c0, %c0, %c] : memref<1x1x1x1x16xf32>
+  }
+  %r = memref.alloc() : memref<1x3x1x1x16xf32>
+  loop.for %n = %c0 to %c1 step %c1 {
+    loop.for %b = %c0 to %c2 step %c1 {
+      loop.for %h = %c0 to %c1 step %c1 {
+        loop.for %w = %c0 to %c1 step %c1 {
+          loop.for %c = %c0 to %c16 step %c1 {
+            %v = memref.load %p[%n, %b, %h, %w, %c] : memref<1x2x1x1x16xf32>
+            memref.store %v, %r[%n, %b, %h, %w, %c] : memref<1x3x1x1x16xf32>
+          }
+        }
+      }
+    }
+  }
+  memref.dealloc %p : memref<1x2x1x1x16xf32>
+  loop.for %n = %c0 to %c1 step %c1 {
+    loop.for %b = %c0 to %c1 step %c1 {
+      loop.for %h = %c0 to %c1 step %c1 {
+        loop.for %w = %c0 to %c1 step %c1 {
+          loop.for %c = %c0 to %c16 step %c1 {
+            %v = memref.load %q[%n, %b, %h, %w, %c] : memref<1x1x1x1x16xf32>
+            %m = arith.maximumf %v, %zero : f32
+            %b2 = arith.addi %b, %c2 : index
+            memref.store %m, %r[%n, %b2, %h, %w, %c] : memref<1x3x1x1x16xf32>
+          }
+        }
+      }
+    }
+  }
+  memref.dealloc %q : memref<1x1x1x1x16xf32>
+  loop.for %b = %c0 to %c3 step %c1 {
+    loop.for %c = %c0 to %c16 step %c1 {
+      %v = memref.load %r[%c0, %b, %c0, %c0, %c] : memref<1x3x1x1x16xf32>
+      memref.store %v, %out[%c0, %b, %c0, %c0, %c] : memref<1x3x1x1x16xf32>
+    }
+  }
+  memref.dealloc %r : memref<1x3x1x1x16xf32>
+  func.return
+}
+
+// -----
+
+// Parts left where they are: %r's block 2 is written (by a nest that is no part's copy) while
+// %p lives, and %q's part starts 36 bytes into %r (3 x 3 pixels of NCHW), not on its 64-byte
+// alignment: every buffer has bytes of its own and every copy stays.
+// CHECK-LABEL: func.func @concat_kept(
+// CHECK: %p = loop.arena_view %arena[{{[0-9]+}}] : memref<{{[0-9]+}}xi8> to memref<1x2x1x1x16xf32>
+// CHECK: memref.load %p[
+// CHECK: memref.load %q[
+// REPORT: plan-memory @concat_kept: 4 buffers, 0 in place, 0 in parts of others (0 copies elided);
+func.func @concat_kept(%x: memref<3x16xf32>, %y: memref<1x1x3x3xf32>, %out: memref<1x3x1x1x16xf32>, %out2: memref<1x2x3x3xf32>) attributes {strati.outputs = 2 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c16 = arith.constant 16 : index
+  %p = memref.alloc() : memref<1x2x1x1x16xf32>
+  loop.for %b = %c0 to %c2 step %c1 {
+    loop.for %c = %c0 to %c16 step %c1 {
+      %v = memref.load %x[%b, %c] : memref<3x16xf32>
+      memref.store %v, %p[%c0, %b, %c0, %c0, %c] : memref<1x2x1x1x16xf32>
+    }
+  }
+  %r = memref.alloc() : memref<1x3x1x1x16xf32>
+  loop.for %c = %c0 to %c16 step %c1 {
+    %v = memref.load %x[%c2, %c] : memref<3x16xf32>
+    memref.store %v, %r[%c0, %c2, %c0, %c0, %c] : memref<1x3x1x1x16xf32>
+  }
+  loop.for %n = %c0 to %c1 step %c1 {
+    loop.for %b = %c0 to %c2 step %c1 {
+      loop.for %h = %c0 to %c1 step %c1 {
+        loop.for %w = %c0 to %c1 step %c1 {
+          loop.for %c = %c0 to %c16 step %c1 {
+            %v = memref.load %p[%n, %b, %h, %w, %c] : memref<1x2x1x1x16xf32>
+            memref.store %v, %r[%n, %b, %h, %w, %c] : memref<1x3x1x1x16xf32>
+          }
+        }
+      }
+    }
+  }
+  memref.dealloc %p : memref<1x2x1x1x16xf32>
+  loop.for %b = %c0 to %c3 step %c1 {
+    loop.for %c = %c0 to %c16 step %c1 {
+      %v = memref.load %r[%c0, %b, %c0, %c0, %c] : memref<1x3x1x1x16xf32>
+      memref.store %v, %out[%c0, %b, %c0, %c0, %c] : memref<1x3x1x1x16xf32>
+    }
+  }
+  memref.dealloc %r : memref<1x3x1x1x16xf32>
+  %q = memref.alloc() : memref<1x1x3x3xf32>
+  loop.for %h = %c0 to %c3 step %c1 {
+    loop.for %w = %c0 to %c3 step %c1 {
+      %v = memref.load %y[%c0, %c0, %h, %w] : memref<1x1x3x3xf32>
+      memref.store %v, %q[%c0, %c0, %h, %w] : memref<1x1x3x3xf32>
+    }
+  }
+  %s = memref.alloc() : memref<1x2x3x3xf32>
+  loop.for %h = %c0 to %c3 step %c1 {
+    loop.for %w = %c0 to %c3 step %c1 {
+      %v = memref.load %y[%c0, %c0, %h, %w] : memref<1x1x3x3xf32>
+      memref.store %v, %s[%c0, %c0, %h, %w] : memref<1x2x3x3xf32>
+    }
+  }
+  loop.for %n = %c0 to %c1 step %c1 {
+    loop.for %k = %c0 to %c1 step %c1 {
+      loop.for %h = %c0 to %c3 step %c1 {
+        loop.for %w = %c0 to %c3 step %c1 {
+          %v = memref.load %q[%n, %k, %h, %w] : memref<1x1x3x3xf32>
+          %k2 = arith.addi %k, %c1 : index
+          memref.store %v, %s[%n, %k2, %h, %w] : memref<1x2x3x3xf32>
+        }
+      }
+    }
+  }
+  memref.dealloc %q : memref<1x1x3x3xf32>
+  loop.for %k = %c0 to %c2 step %c1 {
+    loop.for %h = %c0 to %c3 step %c1 {
+      loop.for %w = %c0 to %c3 step %c1 {
+        %v = memref.load %s[%c0, %k, %h, %w] : memref<1x2x3x3xf32>
+        memref.store %v, %out2[%c0, %k, %h, %w] : memref<1x2x3x3xf32>
+      }
+    }
+  }
+  memref.dealloc %s : memref<1x2x3x3xf32>
   func.return
 }
