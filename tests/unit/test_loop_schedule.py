@@ -216,9 +216,12 @@ def test_register_tile_from_the_register_file():
 @pytest.mark.parametrize("k", [64, 200, 1024, 1170, 1171, 2048, 4099])
 @pytest.mark.parametrize("target", [AVX512, AVX2], ids=["avx512", "avx2"])
 def test_k_blocks_are_deep_and_even(k, target):
-    """KC: a block of A of A_BLOCK_TILES register tiles of rows fits a quarter of L2 (so each
-    k block, which reloads all of C, is as deep as that allows), the k blocks even (no short
-    last block), and a k that fits is one block."""
+    """KC, C (2048 x 2048) far larger than L2: a block of A of A_BLOCK_TILES register tiles of
+    rows fits a quarter of L2 (so each k block, which reloads all of C, is as deep as that
+    allows), the k blocks even (no short last block), and a k that fits is one block.  With
+    C in half of L2 (a core's share), B's kc x nr micro-panel fills half of L1 instead."""
+    small = knobs(target, 64, 64, k)
+    assert 64 * 64 * 4 // 2 <= target["l2"] // 2 and small["kc"] == max(16, min(k, target["l1"] // 2 // (small["nr"] * 4)))
     kn = knobs(target, 2048, 2048, k)
     deepest = target["l2"] // 4 // (A_BLOCK_TILES * kn["mr"] * 4)
     blocks = -(-k // kn["kc"])

@@ -19,8 +19,9 @@ with AVX-512, 16 with AVX2 or less; NR two vectors wide, MR as many rows as leav
 the accumulators, for the B vectors and the broadcasts of A of two k steps: LLVM unrolls the
 k loop by two; but at least the accumulators that keep the FMA pipes busy, half again as many
 when they fit beside one k step's B vectors and two broadcasts: 6 x 16 with AVX2, as BLIS's
-Haswell kernel, :mod:`.registers`), ``KC`` as deep as a block of A of a few register tiles of
-rows allows in a quarter of L2 (each k block reads and writes all of C once: :func:`depth`),
+Haswell kernel, :mod:`.registers`), ``KC`` so that B's ``KC x NR`` micro-panel fills half of
+L1 while C fits half of L2, else as deep as a block of A of a few register tiles of rows
+allows in a quarter of L2 (each k block reads and writes all of C once: :func:`depth`),
 ``MC`` so that a packed ``MC x KC`` block of A takes at most a quarter of L2 (it is read once
 per NR columns).  The cores split the columns (``NC`` a core's share, its
 panels of B in L3, packed once) when that shares the work as evenly as splitting the rows;
@@ -82,7 +83,7 @@ def knobs(target: TargetAttr, m: int, n: int, k: int, elem: int = 4, given: dict
     nr_vecs = 2 if n >= 2 * lanes else 1
     nr = given.get("nr", nr_vecs * lanes)
     mr = given.get("mr", max(1, min(full_mr(target, n, elem), m)))
-    kc = given.get("kc", depth(target, k, mr, elem))
+    kc = given.get("kc", depth(target, m, n, k, mr, nr, elem))
     cores = max(1, target["cores"])
     # B's kc x nc panels: at most half of L3 in all (the panels of every core at once).
     widest = max(nr, target.get("l3", 0) // 2 // (kc * elem) // nr * nr) if target.get("l3") else n
@@ -106,14 +107,18 @@ A_BLOCK_TILES = 8
 """Register tiles of rows that a packed block of A holds at least (:func:`depth`)."""
 
 
-def depth(target: TargetAttr, k: int, mr: int, elem: int = 4) -> int:
-    """``KC``: as deep as a block of A of :data:`A_BLOCK_TILES` register tiles of rows fits a
-    quarter of L2, the k blocks then made even.  Each k block reloads and stores every tile of
-    C, rows of the whole matrix apart (2048 x 2048: 16 MB of C read and written per block, from
-    L3 or memory); B's ``KC x NR`` micro-panel then outgrows L1, but its two vector loads per
-    ``MR x 2`` FMAs stream from L2.  Measured on AVX-512 (2 cores, L2 1 MB), N = 2048: KC 128
-    (half of L1 for the micro-panel, the earlier rule) 175-181 GFLOP/s, 256 191, 512 202,
-    1024 207; N = 1024: 128 182, 512 194."""
+def depth(target: TargetAttr, m: int, n: int, k: int, mr: int, nr: int, elem: int = 4) -> int:
+    """``KC``.  Each k block reads and writes every tile of C once, and C's tiles are rows of
+    the whole matrix apart: while a core's share of C fits half of L2 that costs little, and
+    ``KC`` keeps B's ``KC x NR`` micro-panel in half of L1 (it is read once per MR rows); once
+    C outgrows it (2048 x 2048: 16 MB of C per k block, from L3 or memory), ``KC`` is as deep
+    as a block of A of :data:`A_BLOCK_TILES` register tiles of rows allows in a quarter of L2,
+    the k blocks made even (the micro-panel, out of L1, streams from L2: two vector loads per
+    ``MR x 2`` FMAs).  Measured on AVX-512 (2 cores, L2 1 MB; GFLOP/s, the L1 rule against the
+    deep one): N = 2048 170-181 against 202-207, N = 1024 174-182 against 190-194, N = 512
+    175-179 against 170-188; N = 256 153-164 against 140 (C 256 KB)."""
+    if m * n * elem // max(1, target["cores"]) <= target["l2"] // 2:
+        return max(16, min(k, target["l1"] // 2 // (nr * elem)))
     deepest = max(16, target["l2"] // 4 // (A_BLOCK_TILES * mr * elem))
     blocks = -(-k // deepest)
     return -(-k // blocks)
