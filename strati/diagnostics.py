@@ -107,7 +107,8 @@ def diagnostic_message(err: BaseException) -> str:
 
 def verify_module(module: ModuleOp, filename: str | None = None) -> Diagnostic | None:
     """The first op that does not verify, as a diagnostic at its location (outer ops first);
-    then symbol redefinitions, SSA dominance, the representable sizes and strati.limits."""
+    then symbol redefinitions, SSA dominance, the representable sizes, the accesses that
+    constant loop bounds take out of their memrefs, and strati.limits."""
     from strati.verify_extra import check_structure
 
     if (found := check_structure(module)) is not None:
@@ -120,6 +121,11 @@ def verify_module(module: ModuleOp, filename: str | None = None) -> Diagnostic |
             return op_diagnostic(diagnostic_message(err), op, filename)
         except Exception as err:  # noqa: BLE001 - a bug in a verifier or an infer_type
             return op_diagnostic(f"internal error while verifying: {type(err).__name__}: {err}", op, filename)
+    from strati.verify_extra import check_accesses
+
+    if (found := check_accesses(module)) is not None:
+        message, op = found
+        return op_diagnostic(message, op, filename)
     from strati.limits import LimitError, check_module
 
     try:

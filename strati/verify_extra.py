@@ -7,6 +7,9 @@
   Regions with several blocks are checked block by block only (strati's are single-block).
 - Sizes: every dimension of a shaped type, and its number of elements, below 2**62, so that
   element counts and byte offsets fit in 64-bit arithmetic.
+- Accesses (:func:`check_accesses`): a load or store that constant loop bounds take out of
+  its memref's static shape, on an iteration that surely runs (compiled, it would write or
+  read outside the buffer, and may kill the process).
 """
 
 from __future__ import annotations
@@ -90,3 +93,113 @@ def _size_problem(value: SSAValue) -> str | None:
     if count >= MAX_SIZE:
         return f"{t} has {count} elements, too many (at most 2**62 - 1)"
     return None
+
+
+ACCESSES = {"memref.load": 0, "memref.store": 1, "vector.load": 0, "vector.store": 1}
+"""The memory accesses checked, and the place of the memref among their operands (the indices follow it)."""
+
+
+def check_accesses(module: Operation) -> tuple[str, Operation] | None:
+    """(message, op) for the first access whose index leaves its dimension of the memref's
+    static shape on an iteration that surely runs: each index a linear combination of
+    constants and of the variables of loops with constant bounds (``loop.for``, a target's
+    loops), the access in no other region than such loops, none of them empty, up to its
+    function.  Then the extreme values are taken (the loops' variables are independent), so
+    the answer is exact; anything else (a bound computed at run time, a branch) is not checked.
+    A vector access spans its lanes along the last dimension."""
+    from strati.dialects.loop.ops import IndexLoop
+
+    spans: dict[Operation, tuple[int, int] | None] = {}
+
+    def loop_span(loop: Operation) -> tuple[int, int] | None:
+        if loop not in spans:
+            bounds = [_constant(v) for v in (loop.lb, loop.ub, loop.step)]  # type: ignore[attr-defined]
+            lb, ub, step = bounds
+            if lb is None or ub is None or step is None or step < 1 or ub <= lb:
+                spans[loop] = None
+            else:
+                spans[loop] = (lb, lb + (ub - lb - 1) // step * step)
+        return spans[loop]
+
+    forms: dict[SSAValue, dict | None] = {}
+    for op in module.walk():
+        at = ACCESSES.get(op.name)
+        if at is None:
+            continue
+        memref_value = op.operands[at]
+        shape = getattr(memref_value.type, "get_shape", lambda: ())()
+        indices = op.operands[at + 1 :]
+        if not shape or len(indices) != len(shape):
+            continue
+        parent, sure = op.parent_op(), True
+        while parent is not None and parent.name != "func.func":
+            if not isinstance(parent, IndexLoop) or loop_span(parent) is None:
+                sure = False
+                break
+            parent = parent.parent_op()
+        if not sure:
+            continue
+        lanes = 1
+        if op.name.startswith("vector."):
+            vector_type = (op.results[0] if op.name == "vector.load" else op.operands[0]).type
+            lanes = getattr(vector_type, "get_shape", lambda: (1,))()[-1]
+        for k, (index, extent) in enumerate(zip(indices, shape)):
+            if extent < 0:
+                continue
+            form = _linear(index, forms, IndexLoop)
+            if form is None:
+                continue
+            lo = hi = form.get(None, 0)
+            for var, coefficient in form.items():
+                if var is None:
+                    continue
+                first, last = loop_span(var.owner.parent_op())  # type: ignore[misc,union-attr]
+                lo += min(coefficient * first, coefficient * last)
+                hi += max(coefficient * first, coefficient * last)
+            if k == len(shape) - 1:
+                hi += lanes - 1
+            if lo < 0 or hi >= extent:
+                where = f"{lo}" if lo == hi else f"{lo} to {hi}"
+                return (f"index {k} goes out of bounds: it takes {where}, and dimension {k} of "
+                        f"{memref_value.type} has {extent} elements"), op  # fmt: skip
+    return None
+
+
+def _constant(value: SSAValue) -> int | None:
+    from xdsl.dialects.arith import ConstantOp
+    from xdsl.dialects.builtin import IntegerAttr
+
+    owner = value.owner
+    if isinstance(owner, ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+def _linear(value: SSAValue, forms: dict, loop_type) -> dict | None:
+    """``value`` as {loop variable: coefficient, None: constant}, or None when it is not such a
+    combination of constants and the variables of loops with constant bounds."""
+    if value in forms:
+        return forms[value]
+    form: dict | None = None
+    c = _constant(value)
+    owner = value.owner
+    if c is not None:
+        form = {None: c}
+    elif isinstance(value, BlockArgument):
+        loop = value.block.parent_op()
+        if isinstance(loop, loop_type) and value.index == 0:
+            form = {value: 1}
+    elif isinstance(owner, Operation) and owner.name in ("arith.addi", "arith.subi", "arith.muli"):
+        a, b = (_linear(v, forms, loop_type) for v in owner.operands)
+        if a is not None and b is not None:
+            if owner.name == "arith.muli":
+                if set(a) == {None} or set(b) == {None}:
+                    scale, other = (a[None], b) if set(a) == {None} else (b[None], a)
+                    form = {v: scale * x for v, x in other.items()}
+            else:
+                sign = -1 if owner.name == "arith.subi" else 1
+                form = dict(a)
+                for v, x in b.items():
+                    form[v] = form.get(v, 0) + sign * x
+    forms[value] = form
+    return form

@@ -1,0 +1,83 @@
+// Accesses that constant loop bounds take out of their memref's static shape, on iterations
+// that surely run, are errors (compiled, they would read or write outside the buffer); what
+// cannot be known before running (a bound computed at run time, an access under loop.if, a
+// loop that never runs) is not checked.
+// RUN: strati-opt %s --split-input-file --verify-diagnostics
+
+func.func @bound(%out: memref<4x1xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %big = arith.constant 2143289344 : index
+  %v = arith.constant 1.0 : f32
+  loop.for %i = %c0 to %big step %c1 {
+    // expected-error@+1 {{index 0 goes out of bounds: it takes 0 to 2143289343, and dimension 0 of memref<4x1xf32> has 4 elements}}
+    memref.store %v, %out[%i, %c0] : memref<4x1xf32>
+  }
+  func.return
+}
+
+// -----
+
+func.func @shifted(%x: memref<8x5xf32>, %out: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  loop.for %i = %c0 to %c8 step %c2 {
+    loop.for %j = %c0 to %c4 step %c1 {
+      %k = arith.muli %j, %c2 : index
+      %s = arith.subi %k, %c1 : index
+      // expected-error@+1 {{index 1 goes out of bounds: it takes -1 to 5, and dimension 1 of memref<8x5xf32> has 5 elements}}
+      %v = memref.load %x[%i, %s] : memref<8x5xf32>
+      memref.store %v, %out[%i] : memref<8xf32>
+    }
+  }
+  func.return
+}
+
+// -----
+
+func.func @lanes(%x: memref<2x20xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  loop.for %i = %c0 to %c2 step %c1 {
+    loop.for %j = %c0 to %c16 step %c8 {
+      // expected-error@+1 {{index 1 goes out of bounds: it takes 0 to 23, and dimension 1 of memref<2x20xf32> has 20 elements}}
+      %v = vector.load %x[%i, %j] : memref<2x20xf32>, vector<16xf32>
+      vector.store %v, %x[%i, %c0] : memref<2x20xf32>, vector<16xf32>
+    }
+  }
+  func.return
+}
+
+// -----
+
+func.func @not_checked(%x: memref<4xf32>, %n: index, %c: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c9 = arith.constant 9 : index
+  %v = arith.constant 1.0 : f32
+  loop.for %i = %c0 to %n step %c1 {
+    memref.store %v, %x[%i] : memref<4xf32>
+  }
+  loop.for %i = %c9 to %c0 step %c1 {
+    memref.store %v, %x[%i] : memref<4xf32>
+  }
+  loop.for %i = %c0 to %c9 step %c1 {
+    loop.if %c {
+      memref.store %v, %x[%i] : memref<4xf32>
+    }
+  }
+  loop.for %i = %c0 to %c9 step %c1 {
+    %j = arith.remui %i, %c9 : index
+    memref.store %v, %x[%j] : memref<4xf32>
+  }
+  loop.for %i = %c0 to %c9 step %c9 {
+    memref.store %v, %x[%i] : memref<4xf32>
+  }
+  func.return
+}
