@@ -554,13 +554,13 @@ def part_copy(op: Operation, by_value: dict[SSAValue, Buffer]) -> tuple[Buffer, 
 
 
 def find_copies(block: Block, plan: FunctionPlan, touches: dict[Buffer, list[int]]) -> None:
-    """Copies elided: a temporary ``B`` whose last use copies all of it into a part of a
-    temporary ``R`` (:func:`whole_copy`) gets that part of ``R``'s bytes from its start on (its
-    slot inner to ``R``'s, which then lives from the earlier of their starts), and the copy
-    goes: a concatenation whose parts are computed in place (DenseNet's dense blocks, each a
-    part of the next block's input; Inception's and SqueezeNet's branches).  Only when ``B``'s
-    slot ends with ``B`` and the part is aligned as ``B`` must be, and while ``B`` lives, no
-    other op touches ``R`` but the copies of other parts, whose bytes are not ``B``'s."""
+    """Parts of another buffer (the module's docstring): a temporary ``B`` whose last use
+    computes all of it into a part of a temporary ``R`` (:func:`part_copy`) gets that part of
+    ``R``'s bytes from its start on (its slot inner to ``R``'s, which then lives from the
+    earlier of their starts); that nest then runs in place (:func:`read_in_place`), or goes
+    when it only copies.  Only when ``B``'s slot ends with ``B``, the part is aligned as ``B``
+    must be, and while ``B`` lives nothing touches ``R`` but the nests of its other parts,
+    whose bytes are not ``B``'s."""
     by_value = {b.alloc.results[0]: b for b in plan.buffers}
     ops = list(block.ops)
     parts: dict[Slot, list[tuple[int, int, Operation]]] = {}  # (delta, end) of the parts in a slot
