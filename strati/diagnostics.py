@@ -107,8 +107,9 @@ def diagnostic_message(err: BaseException) -> str:
 
 def verify_module(module: ModuleOp, filename: str | None = None) -> Diagnostic | None:
     """The first op that does not verify, as a diagnostic at its location (outer ops first);
-    then symbol redefinitions, SSA dominance, the representable sizes, the accesses that
-    constant loop bounds take out of their memrefs, and strati.limits."""
+    then symbol redefinitions, SSA dominance, the representable sizes, globals whose value or
+    use does not match their type, the accesses that constant loop bounds take out of their
+    memrefs, and strati.limits."""
     from strati.verify_extra import check_structure
 
     if (found := check_structure(module)) is not None:
@@ -121,11 +122,12 @@ def verify_module(module: ModuleOp, filename: str | None = None) -> Diagnostic |
             return op_diagnostic(diagnostic_message(err), op, filename)
         except Exception as err:  # noqa: BLE001 - a bug in a verifier or an infer_type
             return op_diagnostic(f"internal error while verifying: {type(err).__name__}: {err}", op, filename)
-    from strati.verify_extra import check_accesses
+    from strati.verify_extra import check_accesses, check_globals
 
-    if (found := check_accesses(module)) is not None:
-        message, op = found
-        return op_diagnostic(message, op, filename)
+    for check in (check_globals, check_accesses):
+        if (found := check(module)) is not None:
+            message, op = found
+            return op_diagnostic(message, op, filename)
     from strati.limits import LimitError, check_module
 
     try:

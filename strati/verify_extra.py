@@ -7,6 +7,8 @@
   Regions with several blocks are checked block by block only (strati's are single-block).
 - Sizes: every dimension of a shaped type, and its number of elements, below 2**62, so that
   element counts and byte offsets fit in 64-bit arithmetic.
+- Globals (:func:`check_globals`): a ``memref.global``'s initial value has its type's shape and
+  element type, and a ``memref.get_global`` names a global of its result's type.
 - Accesses (:func:`check_accesses`): a load or store that constant loop bounds take out of
   its memref's static shape, on an iteration that surely runs (compiled, it would write or
   read outside the buffer, and may kill the process).
@@ -203,3 +205,30 @@ def _linear(value: SSAValue, forms: dict, loop_type) -> dict | None:
                     form[v] = form.get(v, 0) + sign * x
     forms[value] = form
     return form
+
+
+def check_globals(module: Operation) -> tuple[str, Operation] | None:
+    """(message, op) for the first ``memref.global`` whose initial value is not of its type's
+    shape and element type, or ``memref.get_global`` whose result type is not its global's
+    (xDSL 0.75 checks neither: the buffer would be read with the wrong size)."""
+    from xdsl.dialects import memref
+    from xdsl.dialects.builtin import MemRefType
+
+    found: dict[str, memref.GlobalOp] = {}
+    getters: list[memref.GetGlobalOp] = []
+    for op in module.walk():
+        if isinstance(op, memref.GlobalOp):
+            found[op.sym_name.data] = op
+            value_type = getattr(op.initial_value, "type", None)
+            if isinstance(value_type, ShapedType) and isinstance(op.type, MemRefType) and (
+                tuple(value_type.get_shape()) != tuple(op.type.get_shape())
+                or value_type.get_element_type() != op.type.get_element_type()
+            ):
+                return f"initial value of type {value_type} does not match the global's type {op.type}", op
+        elif isinstance(op, memref.GetGlobalOp):
+            getters.append(op)
+    for op in getters:
+        target = found.get(op.name_.root_reference.data)
+        if target is not None and op.memref.type != target.type:
+            return f"@{op.name_.root_reference.data} is a {target.type}, not a {op.memref.type}", op
+    return None
