@@ -127,6 +127,8 @@ def run_tool(tool: str, run: Callable[[list[str] | None], int], argv: list[str] 
             code = fail(tool, str(err))
     except BrokenPipeError:
         code = 0
+    except MemoryError as err:  # the input asks for more memory than there is: not a bug
+        code = fail(tool, f"out of memory: {err}" if str(err) else "out of memory")
     except Exception as err:  # noqa: BLE001 - a bug in strati: one line, the traceback on request
         code = internal_error(tool, err)
     sys.exit(code)

@@ -344,3 +344,27 @@ def test_gather_check_record_is_per_call():
     for t in threads:
         t.join()
     assert not wrong, wrong[:3]
+
+
+# --- memory ---------------------------------------------------------------------------------
+
+
+def test_a_buffer_larger_than_memory_is_one_line(tmp_path):
+    """An output of 2**31 floats (8 GiB) where the process may have 3 GiB: strati-run's
+    allocation fails, and the answer is one line naming it, not an internal error (the mlir
+    fuzzer's seed 20809, with a cap as its harness sets)."""
+    import resource
+    import sys
+    from pathlib import Path
+
+    path = tmp_path / "big.mlir"
+    path.write_text("func.func @host(%x: memref<64xf32>, %out: memref<2147483647xf32>) {\n  func.return\n}\n")
+    cap = 3 << 30
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+    env = {k: v for k, v in os.environ.items() if k != "STRATI_TRACEBACK"}
+    done = subprocess.run([str(Path(sys.executable).parent / "strati-run"), str(path), "--random-inputs", "0"],
+                          capture_output=True, text=True, env=env, timeout=120, preexec_fn=limit)  # fmt: skip
+    assert one_line_error(done, "strati-run").startswith("strati-run: error: out of memory: ")
