@@ -109,13 +109,14 @@ def check_accesses(module: Operation) -> tuple[str, Operation] | None:
     function.  Then the extreme values are taken (the loops' variables are independent), so
     the answer is exact; anything else (a bound computed at run time, a branch) is not checked.
     A vector access spans its lanes along the last dimension."""
+    from strati.dialects.loop.analysis import constant_index
     from strati.dialects.loop.ops import IndexLoop
 
     spans: dict[Operation, tuple[int, int] | None] = {}
 
     def loop_span(loop: Operation) -> tuple[int, int] | None:
         if loop not in spans:
-            bounds = [_constant(v) for v in (loop.lb, loop.ub, loop.step)]  # type: ignore[attr-defined]
+            bounds = [constant_index(v) for v in (loop.lb, loop.ub, loop.step)]  # type: ignore[attr-defined]
             lb, ub, step = bounds
             if lb is None or ub is None or step is None or step < 1 or ub <= lb:
                 spans[loop] = None
@@ -148,7 +149,7 @@ def check_accesses(module: Operation) -> tuple[str, Operation] | None:
         for k, (index, extent) in enumerate(zip(indices, shape)):
             if extent < 0:
                 continue
-            form = _linear(index, forms, IndexLoop)
+            form = _linear(index, forms, IndexLoop, constant_index)
             if form is None:
                 continue
             lo = hi = form.get(None, 0)
@@ -167,23 +168,13 @@ def check_accesses(module: Operation) -> tuple[str, Operation] | None:
     return None
 
 
-def _constant(value: SSAValue) -> int | None:
-    from xdsl.dialects.arith import ConstantOp
-    from xdsl.dialects.builtin import IntegerAttr
-
-    owner = value.owner
-    if isinstance(owner, ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
-
-
-def _linear(value: SSAValue, forms: dict, loop_type) -> dict | None:
+def _linear(value: SSAValue, forms: dict, loop_type, constant_index) -> dict | None:
     """``value`` as {loop variable: coefficient, None: constant}, or None when it is not such a
     combination of constants and the variables of loops with constant bounds."""
     if value in forms:
         return forms[value]
     form: dict | None = None
-    c = _constant(value)
+    c = constant_index(value)
     owner = value.owner
     if c is not None:
         form = {None: c}
@@ -192,7 +183,7 @@ def _linear(value: SSAValue, forms: dict, loop_type) -> dict | None:
         if isinstance(loop, loop_type) and value.index == 0:
             form = {value: 1}
     elif isinstance(owner, Operation) and owner.name in ("arith.addi", "arith.subi", "arith.muli"):
-        a, b = (_linear(v, forms, loop_type) for v in owner.operands)
+        a, b = (_linear(v, forms, loop_type, constant_index) for v in owner.operands)
         if a is not None and b is not None:
             if owner.name == "arith.muli":
                 if set(a) == {None} or set(b) == {None}:

@@ -26,7 +26,8 @@ from xdsl.passes import ModulePass
 
 from strati.dialects.hw.ops import TargetAttr
 from strati.dialects.hw.target import target_of
-from strati.dialects.loop.analysis import ancestors, constant_index, functions, innermost_loops, inside
+from strati.dialects.loop.analysis import ancestors, constant_index, innermost_loops, inside
+from strati.functions import functions
 from strati.dialects.loop.ops import VIEW_OPS, ForOp
 from strati.dialects.loop.ops import YieldOp as LoopYieldOp
 from strati.transforms.vectorize import UNIFORM_SAFE_DIALECTS, analyse, independent

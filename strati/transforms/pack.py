@@ -53,7 +53,8 @@ from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
 from strati.dense import dense_from_numpy, numpy_from_dense
-from strati.dialects.loop.analysis import IndexConstants, constant_index, functions, inside, max_trip_count
+from strati.dialects.loop.analysis import IndexConstants, constant_index, inside, max_trip_count
+from strati.functions import functions
 from strati.dialects.loop.ops import ForOp, ViewOp, buffer_root, element_bytes
 from strati.transforms.interchange import is_header_op
 from strati.transforms.tile import tile_of

@@ -27,7 +27,8 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp, VectorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
-from strati.dialects.loop.analysis import IndexConstants, constant_index, functions, inside
+from strati.dialects.loop.analysis import IndexConstants, constant_index, inside
+from strati.functions import functions
 from strati.dialects.loop.ops import ForOp, buffer_root
 from strati.transforms.interchange import is_header_op
 from strati.transforms.unroll_and_jam import ACCESSES, access_parts

@@ -29,7 +29,8 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import VerifyException
 
-from strati.dialects.loop.analysis import IndexConstants, constant_index, functions, offset_from, trip_count
+from strati.dialects.loop.analysis import IndexConstants, constant_index, offset_from, trip_count
+from strati.functions import functions
 from strati.dialects.loop.ops import ForOp
 
 TILE = "schedule.tile"

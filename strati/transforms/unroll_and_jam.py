@@ -32,7 +32,8 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import VerifyException
 
-from strati.dialects.loop.analysis import IndexConstants, constant_index, depends, functions, inside, trip_count
+from strati.dialects.loop.analysis import IndexConstants, constant_index, depends, inside, trip_count
+from strati.functions import functions
 from strati.dialects.loop.ops import ForOp, buffer_root
 from strati.dialects.loop.ops import YieldOp as LoopYieldOp
 

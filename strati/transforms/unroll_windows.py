@@ -40,7 +40,8 @@ from xdsl.passes import ModulePass
 from xdsl.traits import is_side_effect_free
 from xdsl.transforms.common_subexpression_elimination import cse
 
-from strati.dialects.loop.analysis import IndexConstants, constant_index, depends, functions, innermost_loops, trip_count
+from strati.dialects.loop.analysis import IndexConstants, constant_index, depends, innermost_loops, trip_count
+from strati.functions import functions
 from strati.dialects.loop.ops import ForOp, buffer_root
 from strati.dialects.loop.ops import YieldOp as LoopYieldOp
 from strati.transforms.interchange import is_header_op

@@ -40,13 +40,13 @@ from strati.dialects.loop.analysis import (
     IndexConstants,
     constant_index,
     element_bits,
-    functions,
     innermost_loops,
     inside,
     trip_count,
 )
 from strati.dialects.loop.ops import ForOp, buffer_root
 from strati.dialects.loop.ops import YieldOp as LoopYieldOp
+from strati.functions import functions
 
 MIN_LANES = 4
 """A loop shorter than the target's width is vectorised with half, a quarter, ... of it, down to this."""

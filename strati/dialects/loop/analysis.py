@@ -15,7 +15,6 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
 from strati.dialects.loop.ops import ForOp, IndexLoop
-from strati.functions import functions  # noqa: F401 - the schedule passes find their functions here
 
 LIBRARY_CALL_COST = 10
 """The cost model's weight of a transcendental function (a libm or libmvec call) or a call."""
@@ -190,7 +189,6 @@ __all__ = [
     "constant_index",
     "depends",
     "element_bits",
-    "functions",
     "innermost_loops",
     "inside",
     "max_trip_count",

@@ -315,7 +315,8 @@ class CpuScheduleConvPass(ModulePass):
     name = "cpu-schedule-conv"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from strati.dialects.loop.analysis import IndexConstants, functions
+        from strati.dialects.loop.analysis import IndexConstants
+        from strati.functions import functions
         from strati.dialects.loop.ops import ForOp
 
         _, target = target_of(op)

@@ -58,7 +58,8 @@ from xdsl.transforms.common_subexpression_elimination import cse
 from strati.dialects.hw.cpu.registers import ACC_SLACK, FMAS_IN_FLIGHT, registers
 from strati.dialects.hw.ops import TargetAttr
 from strati.dialects.hw.target import target_of
-from strati.dialects.loop.analysis import IndexConstants, ancestors, constant_index, functions, innermost_loops, inside, trip_count
+from strati.dialects.loop.analysis import IndexConstants, ancestors, constant_index, innermost_loops, inside, trip_count
+from strati.functions import functions
 from strati.dialects.loop.ops import ForOp, buffer_root, element_bytes
 from strati.dialects.loop.ops import YieldOp as LoopYieldOp
 from strati.transforms.interchange import hoist_loop

@@ -22,7 +22,8 @@ from xdsl.passes import ModulePass
 from strati.dialects.hw.cpu.ops import ParallelOp
 from strati.dialects.hw.cpu.ops import YieldOp as CpuYieldOp
 from strati.dialects.hw.target import target_of
-from strati.dialects.loop.analysis import UNKNOWN_TRIP_COUNT, functions, trip_count, work
+from strati.dialects.loop.analysis import UNKNOWN_TRIP_COUNT, trip_count, work
+from strati.functions import functions
 from strati.dialects.loop.ops import ForOp
 from strati.dialects.loop.ops import YieldOp as LoopYieldOp
 
