@@ -110,21 +110,9 @@ def verify_module(module: ModuleOp, filename: str | None = None) -> Diagnostic |
     then symbol redefinitions, SSA dominance, the representable sizes, globals whose value or
     use does not match their type, the accesses that constant loop bounds take out of their
     memrefs, and strati.limits."""
-    from strati.verify_extra import check_structure
+    from strati.verify_extra import check_accesses, check_globals, check_ops, check_structure
 
-    if (found := check_structure(module)) is not None:
-        message, op = found
-        return op_diagnostic(message, op, filename)
-    for op in module.walk():
-        try:
-            op.verify(verify_nested_ops=False)
-        except DiagnosticException as err:
-            return op_diagnostic(diagnostic_message(err), op, filename)
-        except Exception as err:  # noqa: BLE001 - a bug in a verifier or an infer_type
-            return op_diagnostic(f"internal error while verifying: {type(err).__name__}: {err}", op, filename)
-    from strati.verify_extra import check_accesses, check_globals
-
-    for check in (check_globals, check_accesses):
+    for check in (check_structure, check_ops, check_globals, check_accesses):
         if (found := check(module)) is not None:
             message, op = found
             return op_diagnostic(message, op, filename)

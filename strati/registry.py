@@ -37,6 +37,8 @@ STANDARD_ATTRS: dict[str, str] = {
     "canonicalize": "tuple of RewritePattern: what xDSL's canonicalize applies to the op",
     "bufferize": "(converter, op) -> None: the op's tensor -> memref rule (convert-tensor-to-loop)",
     "emit": "(emitter, op) -> LLVM value(s) or None: the op's LLVM emission (strati.codegen.llvm)",
+    "local_verifier": "True: the op's verifier reads only its own operand and result types, properties and "
+    "attributes, so verification checks each distinct signature once (strati.verify_extra.check_ops)",
 }
 
 

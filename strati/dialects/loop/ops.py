@@ -342,3 +342,13 @@ def buffer_root(value: SSAValue) -> object | None:
 
 
 ALL_OPS = [ForOp, YieldOp, ViewOp, ArenaViewOp]
+
+
+def _register() -> None:
+    from strati.registry import register_op_attr
+
+    for op in (ViewOp, ArenaViewOp):  # their verifiers read their own types and offset alone
+        register_op_attr(op.name, "local_verifier", True)
+
+
+_register()
