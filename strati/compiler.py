@@ -215,16 +215,17 @@ def lower_to(
 
 
 def _lower(module: ModuleOp, target_level: str, optimizations: Iterable[str], target: str | None,
-           verify_each: bool, times: dict[str, float] | None, check_passes: bool) -> Callable[[], None] | None:
+           verify_each: bool, times: dict[str, float] | None, check_passes: bool,
+           before: Callable[[ModulePass], None] | None = None) -> Callable[[], None] | None:
     """:func:`lower_to`, but the final verification is left to the caller: the function returned
     (it raises as :func:`lower_to` would; ``strati.compile`` runs it while LLVM compiles), None
-    when every pass was verified."""
+    when every pass was verified.  ``before`` is called with each pass before it runs."""
     from strati.resources import require_values
 
     require_values(module)  # an elided constant: nothing to compute with
     passes = make_passes(passes_between(module_level(module), target_level, optimizations), target)
     with progress.compiling(len(passes)), fewer_collections():
-        verify = _run_passes(module, passes, target_level, optimizations, target, verify_each, times, check_passes)
+        verify = _run_passes(module, passes, target_level, optimizations, target, verify_each, times, check_passes, before)
     if LEVELS.index(level := module_level(module)) < LEVELS.index(target_level):
         raise StratiError(f"the module is still at the {level} level after the standard pipeline")
     return verify
@@ -232,7 +233,7 @@ def _lower(module: ModuleOp, target_level: str, optimizations: Iterable[str], ta
 
 def _run_passes(module: ModuleOp, passes: list[ModulePass], target_level: str, optimizations: Iterable[str],
                 target: str | None, verify_each: bool, times: dict[str, float] | None,
-                check_passes: bool) -> Callable[[], None] | None:
+                check_passes: bool, before: Callable[[ModulePass], None] | None = None) -> Callable[[], None] | None:
     """Run the passes; returns the final verification (None when each pass was verified)."""
     if check_passes:
         from strati.pass_validation import validate_passes
@@ -250,6 +251,8 @@ def _run_passes(module: ModuleOp, passes: list[ModulePass], target_level: str, o
         for p in passes:
             progress.step(p.name, module)
             start = time.perf_counter()
+            if before is not None:
+                before(p)
             run_pass(module, p, verify=verify_each)
             ran += 1
             if times is not None:
@@ -366,24 +369,37 @@ def compile(  # noqa: A001 - the public name
 def _compile_static(module: ModuleOp, target: str | None, entry: str | None, optimizations: tuple[str, ...],
                     verify_each: bool, check_passes: bool):
     """A module whose entry function has static argument types, lowered (in place) and compiled."""
+    from strati.runtime.apart import Apart, split_off
+
     times: dict[str, float] = {}
     level = module_level(module)
-    with progress.compiling(len(passes_between(level, "hw", optimizations)) + 2) as shown, fewer_collections():
-        if level == "graph":
-            shown.step("infer-shapes", module)
-            start = time.perf_counter()
-            run_pass(module, "infer-shapes")  # a `?` inside that inference resolves before any optimisation
-            times["infer-shapes"] = time.perf_counter() - start
-        verify = _lower(module, "hw", optimizations, target, verify_each, times, check_passes)
-        for fn in module.walk():
-            if isinstance(fn, FuncOp) and any(isinstance(t, TensorType) for t in fn.function_type.inputs.data):
-                if verify is not None:
-                    verify()  # invalid IR: its error is the clearer
-                raise StratiError(f"@{fn.sym_name.data} still takes tensors after lowering")
-        from strati.runtime.jit import compile_module
+    apart: Apart | None = None
 
-        shown.step("LLVM: translate, optimize, generate code", module)
-        exe = compile_module(module, entry, while_compiling=verify)  # verified while LLVM compiles it
+    def before(p: ModulePass) -> None:  # a share of the kernels lowered and compiled in a fork
+        nonlocal apart
+        if p.name == "convert-loop-to-hw" and not verify_each and not check_passes:
+            apart = split_off(module, lambda kernels: run_pass(kernels, p, verify=False))
+
+    with progress.compiling(len(passes_between(level, "hw", optimizations)) + 2) as shown, fewer_collections():
+        try:
+            if level == "graph":
+                shown.step("infer-shapes", module)
+                start = time.perf_counter()
+                run_pass(module, "infer-shapes")  # a `?` inside that inference resolves before any optimisation
+                times["infer-shapes"] = time.perf_counter() - start
+            verify = _lower(module, "hw", optimizations, target, verify_each, times, check_passes, before)
+            for fn in module.walk():
+                if isinstance(fn, FuncOp) and any(isinstance(t, TensorType) for t in fn.function_type.inputs.data):
+                    if verify is not None:
+                        verify()  # invalid IR: its error is the clearer
+                    raise StratiError(f"@{fn.sym_name.data} still takes tensors after lowering")
+            from strati.runtime.jit import compile_module
+
+            shown.step("LLVM: translate, optimize, generate code", module)
+            exe = compile_module(module, entry, while_compiling=verify, apart=apart)  # verified while LLVM compiles it
+        finally:
+            if apart is not None:
+                apart.close()
     exe.compile_seconds = {**times, **exe.compile_seconds}
     return exe
 

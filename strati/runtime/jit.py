@@ -26,6 +26,7 @@ executable lives.
 
 from __future__ import annotations
 
+import collections
 import ctypes
 import itertools
 import os
@@ -47,6 +48,7 @@ from strati.dialects.loop.profile import COUNTERS_SYMBOL, profile_labels
 from strati.dialects.hw.ops import module_target
 from strati.dialects.hw.target import Target, all_targets, get_target
 from strati.functions import argument_aliases, find_function
+from strati.runtime.apart import Apart
 from strati.runtime.llvm_worker import (
     CompilerProcess,
     InvalidModule,
@@ -309,6 +311,7 @@ def compile_module(
     opt_level: int = 3,
     vectorize_math: bool = True,
     while_compiling: Callable[[], None] | None = None,
+    apart: Apart | None = None,
 ) -> Executable:
     """Compile a level-3 module; ``entry`` names the function to call (default: the only or first public one).
 
@@ -316,7 +319,8 @@ def compile_module(
     ``while_compiling``: the verification of the module (``strati.compile``'s), done here while
     LLVM worker processes compile parts of it, or before LLVM starts on a small one; an error of
     translation is preceded by it (it has the clearer message).  Its seconds are
-    ``compile_seconds["verify"]``."""
+    ``compile_seconds["verify"]``.  ``apart``: the kernels the module declares, compiled in a
+    fork (:mod:`strati.runtime.apart`), linked with it."""
     if compile_cores() > 1 and sum(1 for _ in module.walk()) >= PRESTART_OPS:
         start_workers(compile_cores() - 1)  # they start up while the module is translated
     fn = find_function(module, entry)
@@ -344,7 +348,7 @@ def compile_module(
         raise StratiError(f"@{name} is private: only public functions can be called", fn)
     attr = module_target(module)
     targets = [get_target(attr.target_name)] if attr is not None else all_targets()
-    exe = _build(translation, info, opt_level, times, targets, names, while_compiling)
+    exe = _build(translation, info, opt_level, times, targets, names, while_compiling, apart)
     counters = translation.external_data.get(prefix + COUNTERS_SYMBOL)
     if counters is not None:
         exe._profile = (profile_labels(fn) or [], counters)
@@ -387,7 +391,8 @@ one, so that all finish together, however unevenly LLVM's time follows the chara
 a part of its kernels as large, 2.5 s) and whatever else a core does (this process verifies the
 module first)."""
 PART_MARK = "; strati: part "
-"""Starts each part in ``Executable.llvm_ir`` when the module was compiled in parts."""
+"""Starts each part in ``Executable.llvm_ir`` when the module was compiled in parts (and, in
+``llvm_ir_unoptimized``, the IR of the kernels lowered apart: :mod:`strati.runtime.apart`)."""
 _WORKERS: list[CompilerProcess] = []
 
 
@@ -404,35 +409,63 @@ def start_workers(n: int) -> list[CompilerProcess]:
     return _WORKERS[:n]
 
 
-def compile_in_parts(module, text: str, opt_level: int, while_compiling: Callable[[], None] | None
-                     ) -> list[tuple[bytes, str]] | None:
+class PartQueue:
+    """The parts still to compile, taken by this process and the worker threads in turn; more may
+    come (the kernels compiled apart) until it is closed."""
+
+    def __init__(self, parts: list[str]) -> None:
+        self.count = 0
+        self._items: collections.deque[tuple[int, str]] = collections.deque()
+        self._closed = False
+        self._ready = threading.Condition()
+        self.add(parts)
+
+    def add(self, parts: list[str]) -> None:
+        with self._ready:
+            for text in parts:
+                self._items.append((self.count, text))
+                self.count += 1
+            self._ready.notify_all()
+
+    def close(self, clear: bool = False) -> None:
+        """No more parts will come (``clear``: nor will those waiting be compiled)."""
+        with self._ready:
+            self._closed = True
+            if clear:
+                self._items.clear()
+            self._ready.notify_all()
+
+    def take(self) -> tuple[int, str] | None:
+        """The next part, waiting for one while the queue is open; None once closed and empty."""
+        with self._ready:
+            while not self._items and not self._closed:
+                self._ready.wait()
+            return self._items.popleft() if self._items else None
+
+
+def compile_in_parts(module, text: str, opt_level: int, while_compiling: Callable[[], None] | None,
+                     apart: Apart | None = None) -> list[tuple[bytes, str]] | None:
     """A large module's object files and optimised IR, compiled in parts at once (``text``: the
     module's IR): a thread per worker process hands it the next part as it finishes one, and
-    this process takes its own once ``while_compiling`` is done.  None (``while_compiling`` not
-    run) when the module is small or does not split, or the process may use one core."""
+    this process takes its own once ``while_compiling`` is done; ``apart``'s parts join the
+    queue when the fork has them.  None (``while_compiling`` not run) when there is no
+    ``apart`` and the module is small or does not split, or the process may use one core."""
     cores = min(MAX_CORES, compile_cores())
-    if cores < 2 or len(text) < SPLIT_SIZE:
+    large = cores >= 2 and len(text) >= SPLIT_SIZE
+    parts = split_module(module, cores * PARTS_PER_CORE, text) if large else [text]
+    if apart is None and len(parts) < 2:
         return None
-    parts = split_module(module, cores * PARTS_PER_CORE, text)
-    if len(parts) < 2:
-        return None
-    todo = list(enumerate(parts))[::-1]  # popped from the end: list.pop is atomic between threads
-    compiled: list[tuple[bytes, str] | None] = [None] * len(parts)
+    queue = PartQueue(parts)
+    compiled: dict[int, tuple[bytes, str]] = {}
     errors: list[BaseException] = []
 
-    def take() -> tuple[int, str] | None:
-        try:
-            return todo.pop()
-        except IndexError:  # another thread took the last one
-            return None
-
     def compile_here() -> None:
-        while (item := take()) is not None:
+        while (item := queue.take()) is not None:
             compiled[item[0]] = compile_part(item[1], opt_level)
 
     def compile_by(worker: CompilerProcess) -> None:
         try:
-            while (item := take()) is not None:
+            while (item := queue.take()) is not None:
                 try:
                     compiled[item[0]] = worker.result(worker.submit(item[1], opt_level))
                 except (EOFError, OSError):  # the worker died: its parts compile here (it starts again next time)
@@ -440,10 +473,21 @@ def compile_in_parts(module, text: str, opt_level: int, while_compiling: Callabl
                     compiled[item[0]] = compile_part(item[1], opt_level)
                     return compile_here()
         except BaseException as err:  # noqa: BLE001 - raised by the JIT's thread
-            todo.clear()
+            queue.close(clear=True)
             errors.append(err)
 
+    def collect() -> None:  # the fork's parts, as soon as it has them
+        try:
+            if (answer := apart.answer()) is not None:
+                queue.add(answer)
+        finally:
+            queue.close()
+
     threads = [threading.Thread(target=compile_by, args=(w,), daemon=True) for w in start_workers(cores - 1)]
+    if apart is not None:
+        threads.append(threading.Thread(target=collect, daemon=True))
+    else:
+        queue.close()
     for thread in threads:
         thread.start()
     try:
@@ -451,14 +495,21 @@ def compile_in_parts(module, text: str, opt_level: int, while_compiling: Callabl
             while_compiling()
         compile_here()
     except BaseException:
-        todo.clear()  # the workers finish the part they have (their answers read), and stop
+        queue.close(clear=True)  # the workers finish the part they have (their answers read), and stop
+        if apart is not None:
+            apart.kill()  # its pipe closes: the thread reading it stops
         raise
     finally:
         for thread in threads:
             thread.join()
+        if apart is not None:
+            apart.close()
     if errors:
         raise errors[0]
-    return compiled
+    if apart is not None and apart.failed:  # compiled here, raising what the fork met
+        for text in apart.compile_here():
+            compiled[len(compiled)] = compile_part(text, opt_level)
+    return [compiled[k] for k in sorted(compiled)]
 
 
 def compile_cores() -> int:
@@ -477,6 +528,7 @@ def _build(
     targets: list[Target],
     names: list[tuple[str, ...]],
     while_compiling: Callable[[], None] | None,
+    apart: Apart | None = None,
 ) -> Executable:
     llvm = llvm_binding()
     unoptimized = str(translation.module)
@@ -488,7 +540,7 @@ def _build(
         for symbol, data in translation.external_data.items():
             llvm.add_symbol(symbol, data.ctypes.data)
         try:
-            parts = compile_in_parts(translation.module, unoptimized, opt_level, while_compiling)
+            parts = compile_in_parts(translation.module, unoptimized, opt_level, while_compiling, apart)
         except InvalidModule as err:
             raise StratiError(f"internal error: LLVM's optimiser produced an invalid module ({err})") from None
         if parts is None and while_compiling is not None:
@@ -515,6 +567,9 @@ def _build(
             engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), host_target_machine(opt_level, jit=True))
             for obj, _ in parts:
                 engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
+        if apart is not None:
+            times.update(apart.seconds)
+            unoptimized = f"{PART_MARK}0\n{unoptimized}{PART_MARK}apart\n{apart.unoptimized}"
         engine.finalize_object()
         address = engine.get_function_address(info.entry_symbol)
         times["codegen"] = time.perf_counter() - start

@@ -1,0 +1,183 @@
+"""A share of a large module's kernels lowered to the hw level and translated in a fork.
+
+Python lowers one function after another, and the LLVM worker processes
+(:mod:`strati.runtime.llvm_worker`) start only once the whole module is at the hw level and
+translated: through the loop-to-hw lowering (scheduling, unroll-and-jam, vectorisation), the
+verification and the translation, the second core sat idle (half of DenseNet-121's compile).
+The kernels that ``outline-kernels`` makes are independent of each other by then: a kernel is a
+private function that calls nothing and reads no global, and its lowering, translation and
+code look at nothing else.  So, before ``convert-loop-to-hw``, :func:`split_off` moves a share
+of them (:data:`SHARE` of their ops, each kernel, largest first, going to the side behind its
+share, so that kernels alike are split evenly) into a module of their own and leaves
+declarations in their place; a fork of the compiler lowers that module, verifies it,
+translates it (in Python alone: the fork never calls into LLVM, whose locks another thread may
+hold) and sends back its LLVM IR in parts, while this process goes on with the rest.  The
+parts join the queue this process and the LLVM workers compile
+(:func:`strati.runtime.jit.compile_in_parts`), and MCJIT links them all.
+
+If the fork fails (an error in a pass, invalid IR, a process that died or could not start),
+:meth:`Apart.compile_here` lowers the same module here, so that an error is raised as it
+would be without a fork.  Nothing is forked where ``os.fork`` does not exist, on one core, for
+a module of fewer than :data:`MIN_OPS` ops of kernels, or for a module whose functions take a
+check record (``cf.assert``: a hidden argument of every function).
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from xdsl.dialects import func, memref
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Region
+
+MIN_OPS = 1000
+"""Ops of kernels (at the loop level) from which a share goes to a fork: below, forking and
+a second object file cost more than the core saves (ResNet-50's kernels have 13,000)."""
+SHARE = 0.5
+"""The share of the kernels' ops the fork lowers: this process has the entry function, the
+globals and the linking besides, but also the LLVM worker processes' help."""
+
+
+@dataclass
+class Apart:
+    """Kernels lowered and translated in a fork (``pid``), their answer read from ``fd``."""
+
+    module: ModuleOp
+    lower: Callable[[ModuleOp], None]
+    vector_library: object = None
+    pid: int | None = None
+    fd: int | None = None
+    failed: bool = False
+    unoptimized: str = ""
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    def answer(self) -> list[str] | None:
+        """The fork's parts of LLVM IR, waiting for them; None (``failed``) when it has none."""
+        chunks = []
+        if self.fd is not None:
+            while chunk := os.read(self.fd, 1 << 20):
+                chunks.append(chunk)
+        try:
+            self.unoptimized, parts, seconds = pickle.loads(b"".join(chunks))
+        except Exception:  # noqa: BLE001 - the fork failed, or died, before it answered
+            self.failed = True
+            return None
+        self.seconds["kernels apart (in a fork)"] = seconds
+        return parts
+
+    def compile_here(self) -> list[str]:
+        """The parts, lowered and translated in this process (the fork failed): raises what the
+        fork met, if anything."""
+        start = time.perf_counter()
+        self.unoptimized, parts = lower_kernels(self.module, self.lower, self.vector_library)
+        self.seconds["kernels apart (here: the fork failed)"] = time.perf_counter() - start
+        return parts
+
+    def kill(self) -> None:
+        if self.pid is not None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    def close(self) -> None:
+        """Stop the fork if it still runs, reap it, and close the pipe."""
+        if self.pid is not None:
+            self.kill()
+            os.waitpid(self.pid, 0)
+            self.pid = None
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
+def split_off(module: ModuleOp, lower: Callable[[ModuleOp], None]) -> Apart | None:
+    """Move a share of ``module``'s kernels into a module of their own, declared where they
+    were, and start lowering it (``lower``: the compile driver's ``convert-loop-to-hw``) and
+    translating it in a fork; None (the module untouched) when nothing is forked."""
+    from strati.runtime.jit import compile_cores, host_vector_library
+
+    if not hasattr(os, "fork") or compile_cores() < 2 or any(o.name == "cf.assert" for o in module.walk()):
+        return None
+    sizes = {fn: sum(1 for _ in fn.walk()) for fn in module.ops if _is_kernel(fn)}
+    total = sum(sizes.values())
+    if total < MIN_OPS:
+        return None
+    share, taken, kept = [], 0, 0
+    for fn in sorted(sizes, key=sizes.get, reverse=True):  # alike kernels, alike sizes: split evenly
+        if taken * (1 - SHARE) <= kept * SHARE:
+            share.append(fn)
+            taken += sizes[fn]
+        else:
+            kept += sizes[fn]
+    apart = ModuleOp([], attributes=dict(module.attributes))
+    for fn in share:
+        declaration = func.FuncOp.create(properties=dict(fn.properties), attributes=dict(fn.attributes), regions=[Region()])
+        module.body.block.insert_op_before(declaration, fn)
+        fn.detach()
+        apart.body.block.add_op(fn)
+    job = Apart(apart, lower, host_vector_library())  # (loaded here: the fork does not call LLVM)
+    _fork(job)
+    return job
+
+
+def _is_kernel(op) -> bool:
+    """A private function with a body that calls nothing and reads no global."""
+    return (
+        isinstance(op, func.FuncOp)
+        and op.sym_visibility is not None
+        and op.sym_visibility.data == "private"
+        and bool(op.body.blocks)
+        and not any(isinstance(o, (func.CallOp, memref.GetGlobalOp)) for o in op.walk())
+    )
+
+
+def _fork(job: Apart) -> None:
+    read, write = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:  # no process today: lowered here
+        os.close(read)
+        os.close(write)
+        return
+    if pid == 0:  # the fork: answer, and leave without running anything of the parent's
+        status = 1
+        try:
+            os.close(read)
+            start = time.perf_counter()
+            unoptimized, parts = lower_kernels(job.module, job.lower, job.vector_library)
+            view = memoryview(pickle.dumps((unoptimized, parts, time.perf_counter() - start)))
+            while view:
+                view = view[os.write(write, view) :]
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write)
+    job.pid, job.fd = pid, read
+
+
+def lower_kernels(module: ModuleOp, lower: Callable[[ModuleOp], None], vector_library) -> tuple[str, list[str]]:
+    """A module of kernels lowered to the hw level, verified and translated (Python alone: no
+    call into LLVM): its LLVM IR (the kernels defined for other parts to call), and that IR in
+    parts (:func:`split_module`)."""
+    from strati.codegen.llvm import translate_module
+    from strati.codegen.split import split_module
+    from strati.diagnostics import verify_module
+    from strati.runtime.jit import EMBED_LIMIT, MAX_CORES, PARTS_PER_CORE, compile_cores
+
+    lower(module)
+    if (diag := verify_module(module)) is not None:
+        raise RuntimeError(f"internal error: the IR after the standard pipeline does not verify: {diag}")
+    translation = translate_module(module, embed_limit=EMBED_LIMIT, vector_library=vector_library)
+    for fn in module.ops:
+        translation.module.get_global(fn.sym_name.data).linkage = ""  # called from the other parts
+    text = str(translation.module)
+    return text, split_module(translation.module, min(MAX_CORES, compile_cores()) * PARTS_PER_CORE, text)
+
+
+__all__ = ["MIN_OPS", "SHARE", "Apart", "lower_kernels", "split_off"]

@@ -1,0 +1,117 @@
+"""A share of the kernels lowered and compiled in a fork (strati.runtime.apart): the executable
+computes what it computes without the fork, bit for bit; a fork that fails is made up for here,
+and an error in the lowering is raised as it would be without a fork."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+from helpers import parse
+
+import strati
+import strati.runtime.jit as jit
+from strati.compiler import lower_to, optimizations_for, run_pass
+from strati.runtime import apart
+from strati.runtime.interpreter import run_function
+
+TOL = dict(rtol=1e-5, atol=1e-6)
+APART = "kernels apart (in a fork)"
+HERE = "kernels apart (here: the fork failed)"
+
+
+def layers(n: int = 5, size: int = 9) -> str:
+    """``n`` conv 3x3 + relu layers of growing channel counts: ``n`` distinct conv kernels."""
+    channels = [3 + 4 * i for i in range(n + 1)]
+    ts = [f"tensor<1x{c}x{size}x{size}xf32>" for c in channels]
+    ws = [f"tensor<{channels[i + 1]}x{channels[i]}x3x3xf32>" for i in range(n)]
+    lines = [f"func.func @net(%x: {ts[0]}, " + ", ".join(f"%w{i}: {w}" for i, w in enumerate(ws)) + f") -> {ts[-1]} {{"]
+    prev = "%x"
+    for i in range(n):
+        lines.append(f"  %c{i} = graph.conv2d {prev}, %w{i} {{pads = array<i64: 1, 1, 1, 1>}} : ({ts[i]}, {ws[i]}) -> {ts[i + 1]}")
+        lines.append(f"  %r{i} = graph.relu %c{i} : {ts[i + 1]}")
+        prev = f"%r{i}"
+    lines.append(f"  func.return {prev} : {ts[-1]}\n}}")
+    return "\n".join(lines)
+
+
+def inputs(n: int = 5, size: int = 9) -> list[np.ndarray]:
+    rng = np.random.default_rng(n)
+    channels = [3 + 4 * i for i in range(n + 1)]
+    x = rng.standard_normal((1, channels[0], size, size)).astype(np.float32)
+    return [x] + [(rng.standard_normal((channels[i + 1], channels[i], 3, 3)) / 8).astype(np.float32) for i in range(n)]
+
+
+def lower(module) -> None:
+    run_pass(module, "convert-loop-to-hw", verify=False)
+
+
+@pytest.fixture
+def fork_always(monkeypatch):
+    """Any module with kernels is split, on a machine of any core count."""
+    monkeypatch.setattr(apart, "MIN_OPS", 0)
+    monkeypatch.setattr(jit, "compile_cores", lambda: 2)
+
+
+def test_kernels_apart_compute_what_they_compute_here(fork_always, monkeypatch):
+    xs = inputs()
+    forked = strati.compile(parse(layers()))
+    assert APART in forked.compile_seconds and HERE not in forked.compile_seconds
+    assert f"{jit.PART_MARK}apart\n" in forked.llvm_ir_unoptimized
+    monkeypatch.setattr(apart, "MIN_OPS", 10**9)
+    whole = strati.compile(parse(layers()))
+    assert APART not in whole.compile_seconds and jit.PART_MARK not in whole.llvm_ir_unoptimized
+    np.testing.assert_array_equal(forked(*xs), whole(*xs))
+    np.testing.assert_allclose(forked(*xs), run_function(parse(layers()), xs)[0], **TOL)
+
+
+def test_a_share_of_alike_kernels_moves_and_is_declared(fork_always):
+    module = lower_to(parse(layers(6)), "loop", optimizations_for(3))
+    sizes = {f.sym_name.data: sum(1 for _ in f.walk()) for f in module.ops if apart._is_kernel(f)}
+    job = apart.split_off(module, lower)
+    try:
+        assert job is not None
+        moved = [f.sym_name.data for f in job.module.ops]
+        declared = [f.sym_name.data for f in module.ops if f.name == "func.func" and not f.body.blocks]
+        assert sorted(moved) == sorted(declared) and 0 < len(moved) < len(sizes)
+        # half of the kernels' ops each side, to within the largest kernel
+        taken = sum(sizes[name] for name in moved)
+        assert abs(2 * taken - sum(sizes.values())) <= max(sizes.values())
+        assert job.answer() and not job.failed and "define void" in job.unoptimized
+    finally:
+        job.close()
+
+
+def test_a_module_of_few_kernel_ops_or_one_core_is_not_split(monkeypatch):
+    module = lower_to(parse(layers()), "loop", optimizations_for(3))
+    monkeypatch.setattr(jit, "compile_cores", lambda: 2)
+    assert apart.split_off(module, lower) is None  # fewer than MIN_OPS
+    monkeypatch.setattr(apart, "MIN_OPS", 0)
+    monkeypatch.setattr(jit, "compile_cores", lambda: 1)
+    assert apart.split_off(module, lower) is None
+    assert all(f.body.blocks for f in module.ops if f.name == "func.func")
+
+
+def test_a_failed_fork_is_made_up_for_here(fork_always, monkeypatch):
+    parent, real = os.getpid(), apart.lower_kernels
+
+    def dies_in_the_fork(module, lower, vector_library):
+        if os.getpid() != parent:
+            raise MemoryError("the fork ran out of memory")
+        return real(module, lower, vector_library)
+
+    monkeypatch.setattr(apart, "lower_kernels", dies_in_the_fork)
+    exe = strati.compile(parse(layers()))
+    assert HERE in exe.compile_seconds and APART not in exe.compile_seconds
+    xs = inputs()
+    np.testing.assert_allclose(exe(*xs), run_function(parse(layers()), xs)[0], **TOL)
+
+
+def test_an_error_in_the_lowering_apart_is_raised_as_without_a_fork(fork_always, monkeypatch):
+    def fails(module, lower, vector_library):
+        raise RuntimeError("internal error in pass 'convert-loop-to-hw': ValueError: boom")
+
+    monkeypatch.setattr(apart, "lower_kernels", fails)
+    with pytest.raises(RuntimeError, match="boom"):
+        strati.compile(parse(layers()))
