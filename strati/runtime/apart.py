@@ -28,6 +28,7 @@ import os
 import pickle
 import signal
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -140,7 +141,9 @@ def _is_kernel(op) -> bool:
 def _fork(job: Apart) -> None:
     read, write = os.pipe()
     try:
-        pid = os.fork()
+        with warnings.catch_warnings():  # Python 3.12 warns of a fork beside threads: the fork runs none of theirs
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pid = os.fork()
     except OSError:  # no process today: lowered here
         os.close(read)
         os.close(write)
