@@ -321,7 +321,7 @@ def compile_module(
     translation is preceded by it (it has the clearer message).  Its seconds are
     ``compile_seconds["verify"]``.  ``apart``: the kernels the module declares, compiled in a
     fork (:mod:`strati.runtime.apart`), linked with it."""
-    if compile_cores() > 1 and sum(1 for _ in module.walk()) >= PRESTART_OPS:
+    if compile_cores() > 1 and (apart is not None or sum(1 for _ in module.walk()) >= PRESTART_OPS):
         start_workers(compile_cores() - 1)  # they start up while the module is translated
     fn = find_function(module, entry)
     name = fn.sym_name.data
@@ -381,7 +381,8 @@ LLVM worker processes (:mod:`strati.runtime.llvm_worker`): on a smaller one, sta
 and moving the IR cost more than the second core saves."""
 PRESTART_OPS = SPLIT_SIZE // 300
 """Ops of a hw-level module from which its LLVM workers are started before it is translated
-(the light ONNX models' modules translate to 190 to 290 characters of IR per op)."""
+(the light ONNX models' modules translate to 190 to 290 characters of IR per op); they are
+whenever kernels are compiled apart."""
 MAX_CORES = 4
 """Cores that compile one module at most (this process and up to three workers)."""
 PARTS_PER_CORE = 8
