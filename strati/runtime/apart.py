@@ -17,9 +17,10 @@ parts join the queue this process and the LLVM workers compile
 
 If the fork fails (an error in a pass, invalid IR, a process that died or could not start),
 :meth:`Apart.compile_here` lowers the same module here, so that an error is raised as it
-would be without a fork.  Nothing is forked where ``os.fork`` does not exist, on one core, for
-a module of fewer than :data:`MIN_OPS` ops of kernels, or for a module whose functions take a
-check record (``cf.assert``: a hidden argument of every function).
+would be without a fork.  Nothing is forked but on Linux (elsewhere a fork beside threads is
+unsafe, or absent), on two cores or more, for a module of :data:`MIN_OPS` ops of kernels or
+more, and whose functions take no check record (``cf.assert``: a hidden argument of every
+function).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from __future__ import annotations
 import os
 import pickle
 import signal
+import sys
 import time
 import warnings
 from collections.abc import Callable
@@ -90,7 +92,10 @@ class Apart:
         """Stop the fork if it still runs, reap it, and close the pipe."""
         if self.pid is not None:
             self.kill()
-            os.waitpid(self.pid, 0)
+            try:
+                os.waitpid(self.pid, 0)
+            except ChildProcessError:  # reaped already (SIGCHLD ignored, another thread's wait)
+                pass
             self.pid = None
         if self.fd is not None:
             os.close(self.fd)
@@ -103,7 +108,7 @@ def split_off(module: ModuleOp, lower: Callable[[ModuleOp], None]) -> Apart | No
     translating it in a fork; None (the module untouched) when nothing is forked."""
     from strati.runtime.jit import compile_cores, host_vector_library
 
-    if not hasattr(os, "fork") or compile_cores() < 2 or any(o.name == "cf.assert" for o in module.walk()):
+    if not sys.platform.startswith("linux") or compile_cores() < 2 or any(o.name == "cf.assert" for o in module.walk()):
         return None
     sizes = {fn: sum(1 for _ in fn.walk()) for fn in module.ops if _is_kernel(fn)}
     total = sum(sizes.values())
