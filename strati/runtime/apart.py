@@ -5,8 +5,12 @@ Python lowers one function after another, and the LLVM worker processes
 translated: through the loop-to-hw lowering (scheduling, unroll-and-jam, vectorisation), the
 verification and the translation, the second core sat idle (half of DenseNet-121's compile).
 The kernels that ``outline-kernels`` makes are independent of each other by then: a kernel is a
-private function that calls nothing and reads no global, and its lowering, translation and
-code look at nothing else.  So, before ``convert-loop-to-hw``, :func:`split_off` moves a share
+private function that calls nothing and reads no global, and once the target's passes that
+read across functions have run on the whole module (``interprocedural``: the CPU's matmul
+schedule packs the constant weights a kernel's calls pass it), its lowering, translation and
+code look at nothing else (:meth:`ConvertLoopToHwPass.split
+<strati.transforms.convert_loop_to_hw.ConvertLoopToHwPass.split>`).  So, then,
+:func:`split_off` moves a share
 of them (:data:`SHARE` of their ops, each kernel, largest first, going to the side behind its
 share, so that kernels alike are split evenly) into a module of their own and leaves
 declarations in their place; a fork of the compiler lowers that module, verifies it,

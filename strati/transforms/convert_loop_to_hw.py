@@ -35,6 +35,11 @@ class ConvertLoopToHwPass(ModulePass):
     pipeline: str | None = None
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for p in self.passes(op):
+            p.apply(ctx, op)
+
+    def passes(self, op: ModuleOp) -> list[ModulePass]:
+        """The target's pipeline (or ``pipeline``), its description attached to ``op``."""
         from strati.transforms import available_passes
 
         try:
@@ -44,15 +49,25 @@ class ConvertLoopToHwPass(ModulePass):
         set_module_target(op, description)
         spec = target.pipeline if self.pipeline is None else self.pipeline
         if not spec:
-            return
+            return []
         try:
-            passes = PassPipeline.parse_spec(available_passes(), spec).passes
+            return list(PassPipeline.parse_spec(available_passes(), spec).passes)
         except BaseException as err:  # ArgSpecParseError is a BaseException
             if isinstance(err, (KeyboardInterrupt, SystemExit)):
                 raise
             raise StratiError(f"convert-loop-to-hw: target '{target.name}' has an invalid pipeline '{spec}': {err}") from None
-        for p in passes:
-            p.apply(ctx, op)
+
+    def split(self, op: ModuleOp) -> tuple[ConvertLoopToHwPass, ConvertLoopToHwPass]:
+        """This pass as two that run one after the other: the pipeline up to its last pass that
+        reads across functions (``interprocedural``: the CPU's matmul schedule packs a kernel's
+        constant weights from its call sites), then the rest, which lower each function from
+        what it holds alone (so that a share of the kernels may be lowered in another process,
+        :mod:`strati.runtime.apart`)."""
+        passes = self.passes(op)
+        cut = max((i + 1 for i, p in enumerate(passes) if getattr(p, "interprocedural", False)), default=0)
+        specs = [str(p.pipeline_pass_spec()) for p in passes]
+        return (ConvertLoopToHwPass(self.target, ",".join(specs[:cut])),
+                ConvertLoopToHwPass(self.target, ",".join(specs[cut:])))
 
 
 __all__ = ["ConvertLoopToHwPass"]

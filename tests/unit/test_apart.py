@@ -5,10 +5,12 @@ and an error in the lowering is raised as it would be without a fork."""
 from __future__ import annotations
 
 import os
+import re
 
 import numpy as np
 import pytest
-from helpers import parse
+from helpers import onnx_model, parse
+from onnx import TensorProto, helper, numpy_helper
 
 import strati
 import strati.runtime.jit as jit
@@ -115,3 +117,46 @@ def test_an_error_in_the_lowering_apart_is_raised_as_without_a_fork(fork_always,
     monkeypatch.setattr(apart, "lower_kernels", fails)
     with pytest.raises(RuntimeError, match="boom"):
         strati.compile(parse(layers()))
+
+
+def classifier():
+    """Two convolutions, a fully connected layer and a softmax, their weights constants: the
+    matmul schedule packs the FC weights from the kernel's call site."""
+    rng = np.random.default_rng(3)
+    w1 = numpy_helper.from_array((rng.standard_normal((16, 3, 3, 3)) / 4).astype(np.float32), "w1")
+    w2 = numpy_helper.from_array((rng.standard_normal((32, 16, 3, 3)) / 8).astype(np.float32), "w2")
+    fc = numpy_helper.from_array((rng.standard_normal((32 * 4 * 4, 1000)) / 32).astype(np.float32), "fc")
+    nodes = [
+        helper.make_node("Conv", ["x", "w1"], ["c1"], pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c1"], ["r1"]),
+        helper.make_node("Conv", ["r1", "w2"], ["c2"], pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c2"], ["r2"]),
+        helper.make_node("Flatten", ["r2"], ["f"]),
+        helper.make_node("MatMul", ["f", "fc"], ["m"]),
+        helper.make_node("Softmax", ["m"], ["y"]),
+    ]
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 4, 4])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 1000])
+    return onnx_model(nodes, [x], [y], [w1, w2, fc])
+
+
+def definitions(ir: str) -> dict[str, str]:
+    """Each function defined in the IR, by name, whatever its linkage."""
+    found = re.finditer(r'^define (?:internal )?(.*?@"?([^"(]+)"?\(.*?^})', ir, re.M | re.S)
+    return {m.group(2): m.group(1) for m in found}
+
+
+def test_kernels_apart_are_lowered_as_they_are_here(fork_always, monkeypatch):
+    """Each kernel's IR is the same whichever process lowered it: what reads across functions
+    (the FC weights packed from the call site) ran on the whole module before the fork."""
+    forked = strati.compile(classifier())
+    monkeypatch.setattr(apart, "MIN_OPS", 10**9)
+    whole = strati.compile(classifier())
+    assert "packed" in whole.llvm_ir_unoptimized  # the weights packed at compile time
+    moved = definitions(forked.llvm_ir_unoptimized.split(f"{jit.PART_MARK}apart\n")[1])
+    assert moved and all(name.endswith(tuple("0123456789")) or ".parallel" in name for name in moved)
+    here = definitions(whole.llvm_ir_unoptimized)
+    for name, text in moved.items():
+        assert text == here[name], name
+    x = np.random.default_rng(0).standard_normal((1, 3, 4, 4)).astype(np.float32)
+    np.testing.assert_array_equal(forked(x), whole(x))

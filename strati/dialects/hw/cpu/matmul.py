@@ -46,6 +46,7 @@ nest's.  Nests smaller than ``min-work`` multiply-adds are left to the generic p
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import memref
@@ -387,6 +388,9 @@ class CpuScheduleMatmulPass(ModulePass):
 
     name = "cpu-schedule-matmul"
     min_work: int = MIN_WORK
+    interprocedural: ClassVar[bool] = True
+    """It reads a kernel's call sites: the constant weights every call passes are packed at
+    compile time, a new argument added to each call."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         _, target = target_of(op)
