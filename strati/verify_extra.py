@@ -172,27 +172,32 @@ ACCESSES = {"memref.load": 0, "memref.store": 1, "vector.load": 0, "vector.store
 def check_accesses(module: Operation) -> tuple[str, Operation] | None:
     """(message, op) for the first access whose index leaves its dimension of the memref's
     static shape on an iteration that surely runs: each index a linear combination of
-    constants and of the variables of loops with constant bounds (``loop.for``, a target's
-    loops), the access in no other region than such loops, none of them empty, up to its
-    function.  Then the extreme values are taken (the loops' variables are independent), so
-    the answer is exact; anything else (a bound computed at run time, a branch) is not checked.
-    A vector access spans its lanes along the last dimension."""
+    constants and of the variables of loops (``loop.for``, a target's loops) with constant
+    bounds, or bounds a constant apart (``%k = %kc to %kc + 4``: its variable is ``%kc`` plus
+    an offset of its own), the access in no other region than such loops, none of them empty,
+    up to its function.  Then the extreme values are taken (the loops' variables and offsets
+    are independent), so the answer is exact; anything else (a bound computed at run time, a
+    branch) is not checked.  A vector access spans its lanes along the last dimension."""
     from strati.dialects.loop.analysis import constant_index
     from strati.dialects.loop.ops import IndexLoop
 
     spans: dict[Operation, tuple[int, int] | None] = {}
+    forms: dict[SSAValue, dict | None] = {}
 
     def loop_span(loop: Operation) -> tuple[int, int] | None:
+        """The values of the loop's variable less its lower bound's variable part; None when
+        the loop may be empty, or its bounds are not a constant apart."""
         if loop not in spans:
-            bounds = [constant_index(v) for v in (loop.lb, loop.ub, loop.step)]  # type: ignore[attr-defined]
-            lb, ub, step = bounds
-            if lb is None or ub is None or step is None or step < 1 or ub <= lb:
-                spans[loop] = None
-            else:
-                spans[loop] = (lb, lb + (ub - lb - 1) // step * step)
+            spans[loop] = None
+            lb, ub = (_linear(v, forms, IndexLoop, constant_index, loop_span) for v in (loop.lb, loop.ub))  # type: ignore[attr-defined]
+            step = constant_index(loop.step)  # type: ignore[attr-defined]
+            if lb is not None and ub is not None and step is not None and step >= 1:
+                difference = {v: ub.get(v, 0) - lb.get(v, 0) for v in {*lb, *ub} if ub.get(v, 0) != lb.get(v, 0)}
+                if set(difference) <= {None} and (trips := difference.get(None, 0)) > 0:
+                    start = lb.get(None, 0)
+                    spans[loop] = (start, start + (trips - 1) // step * step)
         return spans[loop]
 
-    forms: dict[SSAValue, dict | None] = {}
     for op in module.walk():
         at = ACCESSES.get(op.name)
         if at is None:
@@ -217,7 +222,7 @@ def check_accesses(module: Operation) -> tuple[str, Operation] | None:
         for k, (index, extent) in enumerate(zip(indices, shape)):
             if extent < 0:
                 continue
-            form = _linear(index, forms, IndexLoop, constant_index)
+            form = _linear(index, forms, IndexLoop, constant_index, loop_span)
             if form is None:
                 continue
             lo = hi = form.get(None, 0)
@@ -236,11 +241,13 @@ def check_accesses(module: Operation) -> tuple[str, Operation] | None:
     return None
 
 
-def _linear(value: SSAValue, forms: dict, loop_type, constant_index) -> dict | None:
+def _linear(value: SSAValue, forms: dict, loop_type, constant_index, loop_span) -> dict | None:
     """``value`` as {loop variable: coefficient, None: constant}, or None when it is not such a
-    combination of constants and the variables of loops with constant bounds."""
+    combination of constants and the variables of loops that ``loop_span`` spans (a loop's
+    variable stands for its offset from its lower bound's variable part, which the form adds)."""
     if value in forms:
         return forms[value]
+    forms[value] = None  # (a loop's bounds read before its variable's form is known)
     form: dict | None = None
     c = constant_index(value)
     owner = value.owner
@@ -248,10 +255,13 @@ def _linear(value: SSAValue, forms: dict, loop_type, constant_index) -> dict | N
         form = {None: c}
     elif isinstance(value, BlockArgument):
         loop = value.block.parent_op()
-        if isinstance(loop, loop_type) and value.index == 0:
-            form = {value: 1}
+        if isinstance(loop, loop_type) and value.index == 0 and loop_span(loop) is not None:
+            lb = _linear(loop.lb, forms, loop_type, constant_index, loop_span)
+            assert lb is not None  # (loop_span read it)
+            form = {v: x for v, x in lb.items() if v is not None}
+            form[value] = 1
     elif isinstance(owner, Operation) and owner.name in ("arith.addi", "arith.subi", "arith.muli"):
-        a, b = (_linear(v, forms, loop_type, constant_index) for v in owner.operands)
+        a, b = (_linear(v, forms, loop_type, constant_index, loop_span) for v in owner.operands)
         if a is not None and b is not None:
             if owner.name == "arith.muli":
                 if set(a) == {None} or set(b) == {None}:
