@@ -35,7 +35,7 @@ fusion happens after bufferization (``fuse-loops``).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
@@ -315,9 +315,12 @@ def expand_through_reshape(consumer: GenericOp, members: set[Operation] | None =
     return None
 
 
-def fuse_generics(ops: Collection[Operation] | Block) -> int:
-    """Fuse producers into consumers among ``ops`` (or all the generics of a block) until
-    nothing fuses; returns the number of fusions.  Only generics in ``ops`` take part."""
+def fuse_generics(ops: Sequence[Operation] | Block) -> int:
+    """Fuse producers into consumers among ``ops`` (consecutive ops of one block, in order), or
+    all the generics of a block, until nothing fuses; returns the number of fusions.  Only
+    generics in ``ops`` take part, and only ``ops``' run of the block is scanned (a fused
+    group's lowering is a few ops of a function of thousands)."""
+    stop: Operation | None = None  # the op after the run: no member's input, so never erased
     if isinstance(ops, Block):
         block = ops
         members: set[Operation] | None = None
@@ -329,12 +332,13 @@ def fuse_generics(ops: Collection[Operation] | Block) -> int:
         assert len(blocks) == 1, "fuse_generics works within one block"
         (block,) = blocks
         assert block is not None
+        stop = ops[-1].next_op
     count = 0
     changed = True
     while changed:
         changed = False
-        op = block.first_op
-        while op is not None:
+        op = block.first_op if members is None else _first_member(members, block, stop)
+        while op is not None and op is not stop:
             if not isinstance(op, GenericOp) or (members is not None and op not in members):
                 op = op.next_op
                 continue
@@ -362,6 +366,19 @@ def fuse_generics(ops: Collection[Operation] | Block) -> int:
                 break
             op = op.next_op if fused is None else fused  # a fused generic may take more producers
     return count
+
+
+def _first_member(members: set[Operation], block: Block, stop: Operation | None) -> Operation:
+    """The first of ``members`` in ``block``, all of which lie before ``stop``: found walking
+    back from it until every member is passed."""
+    op = block.last_op if stop is None else stop.prev_op
+    left = len(members)
+    while True:
+        assert op is not None
+        left -= op in members
+        if not left:
+            return op
+        op = op.prev_op
 
 
 __all__ = ["expand_through_reshape", "fuse_generics"]
