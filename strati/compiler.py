@@ -216,11 +216,12 @@ def lower_to(
 
 def _lower(module: ModuleOp, target_level: str, optimizations: Iterable[str], target: str | None,
            verify_each: bool, times: dict[str, float] | None, check_passes: bool,
-           before: Callable[[ModulePass], ModulePass] | None = None) -> Callable[[], None] | None:
+           before: Callable[[ModulePass], ModulePass | None] | None = None) -> Callable[[], None] | None:
     """:func:`lower_to`, but the final verification is left to the caller: the function returned
     (it raises as :func:`lower_to` would; ``strati.compile`` runs it while LLVM compiles), None
     when every pass was verified.  ``before`` is called with each pass before it runs, and
-    returns the pass to run in its place (the pass itself, or what is left of it to do)."""
+    returns the pass to run in its place (the pass itself, or what is left of it to do), or None
+    when it did the pass's work itself."""
     from strati.resources import require_values
 
     require_values(module)  # an elided constant: nothing to compute with
@@ -234,7 +235,7 @@ def _lower(module: ModuleOp, target_level: str, optimizations: Iterable[str], ta
 
 def _run_passes(module: ModuleOp, passes: list[ModulePass], target_level: str, optimizations: Iterable[str],
                 target: str | None, verify_each: bool, times: dict[str, float] | None,
-                check_passes: bool, before: Callable[[ModulePass], ModulePass] | None = None) -> Callable[[], None] | None:
+                check_passes: bool, before: Callable[[ModulePass], ModulePass | None] | None = None) -> Callable[[], None] | None:
     """Run the passes; returns the final verification (None when each pass was verified)."""
     if check_passes:
         from strati.pass_validation import validate_passes
@@ -252,7 +253,8 @@ def _run_passes(module: ModuleOp, passes: list[ModulePass], target_level: str, o
         for p in passes:
             progress.step(p.name, module)
             start = time.perf_counter()
-            run_pass(module, p if before is None else before(p), verify=verify_each)
+            if (q := p if before is None else before(p)) is not None:  # None: ``before`` ran it
+                run_pass(module, q, verify=verify_each)
             ran += 1
             if times is not None:
                 times[p.name] = times.get(p.name, 0.0) + time.perf_counter() - start
@@ -375,14 +377,17 @@ def _compile_static(module: ModuleOp, target: str | None, entry: str | None, opt
     level = module_level(module)
     apart: Apart | None = None
 
-    def before(p: ModulePass) -> ModulePass:  # a share of the kernels lowered and translated in a fork
+    def before(p: ModulePass) -> ModulePass | None:  # a share of the kernels lowered and translated in a fork
         nonlocal apart
         if not isinstance(p, ConvertLoopToHwPass) or verify_each or check_passes:
             return p
         across, local = p.split(module)  # what reads across functions runs on the whole module first
         run_pass(module, across, verify=False)
         apart = split_off(module, lambda kernels: run_pass(kernels, local, verify=False))
-        return local
+        if apart is None:
+            return local
+        apart.lower_here(module)  # the groups of kernels the fork does not claim, and the rest
+        return None
 
     with progress.compiling(len(passes_between(level, "hw", optimizations)) + 2) as shown, fewer_collections():
         try:

@@ -217,15 +217,16 @@ def scalar_type(t: Attribute, op: Operation | None = None) -> ir.Type:
 def value_type(t: Attribute, op: Operation | None = None) -> ir.Type:
     """The LLVM type of an SSA value: a pointer for a memref."""
     if isinstance(t, MemRefType):
-        memref_shape(t, op)
+        memref_shape(t, op, flat=True)
         return PTR
     return scalar_type(t, op)
 
 
-def memref_shape(t: MemRefType, op: Operation | None = None) -> tuple[int, ...]:
-    """The static shape of a row-major memref, or a CodegenError."""
+def memref_shape(t: MemRefType, op: Operation | None = None, flat: bool = False) -> tuple[int, ...]:
+    """The static shape of a row-major memref (with ``flat``, also ``(-1,)``: a 1-D buffer of
+    any size, addressed by its index alone, as ``merge-kernels`` passes them), or a CodegenError."""
     shape = tuple(t.get_shape())
-    if any(d < 0 for d in shape):
+    if any(d < 0 for d in shape) and not (flat and len(shape) == 1):
         raise CodegenError(f"{t} has a dynamic shape; the LLVM code generator needs static shapes", op)
     if not isinstance(t.layout, NoneAttr):
         raise CodegenError(f"{t} has a layout; the LLVM code generator supports row-major memrefs only", op)
@@ -416,6 +417,10 @@ class ModuleTranslator:
     def declare_function(self, op: func.FuncOp) -> None:
         name = op.sym_name.data
         inputs, outputs = op.function_type.inputs.data, op.function_type.outputs.data
+        private = op.sym_visibility is not None and op.sym_visibility.data == "private"
+        for t in inputs:  # the flat buffers of any size of merge-kernels: between functions of the module only
+            if isinstance(t, MemRefType) and not private:
+                memref_shape(t, op)
         arg_types = [value_type(t, op) for t in inputs]
         if len(outputs) > 1 or any(isinstance(t, MemRefType) for t in outputs):
             raise CodegenError(
@@ -426,7 +431,7 @@ class ModuleTranslator:
         ret = scalar_type(outputs[0], op) if outputs else VOID
         record = [PTR] if self.checked and op.body.blocks else []
         fn = ir.Function(self.module, ir.FunctionType(ret, arg_types + record), name)
-        if op.sym_visibility is not None and op.sym_visibility.data == "private" and op.body.blocks:
+        if private and op.body.blocks:
             fn.linkage = "internal"
         if op.body.blocks:
             fn.attributes.add("nounwind")
@@ -1151,7 +1156,7 @@ class FunctionEmitter:
         """``getelementptr inbounds`` to the element at ``indices`` (row-major)."""
         t = memref.type
         assert isinstance(t, MemRefType)
-        shape = memref_shape(t, op)
+        shape = memref_shape(t, op, flat=True)
         base = self.v(memref)
         if len(indices) != len(shape):
             raise CodegenError(f"{len(indices)} indices for {t}", op)
@@ -1266,8 +1271,10 @@ class FunctionEmitter:
 
     def view(self, op: Operation) -> ir.Value:
         src, result = op.operands[0], op.results[0]
-        a, b = memref_shape(src.type, op), memref_shape(result.type, op)
-        if pymath.prod(a) != pymath.prod(b):
+        a, b = memref_shape(src.type, op, flat=True), memref_shape(result.type, op, flat=True)
+        if src.type.get_element_type() != result.type.get_element_type():
+            raise CodegenError(f"views {src.type} as {result.type}, which has another element type", op)
+        if all(d >= 0 for d in (*a, *b)) and pymath.prod(a) != pymath.prod(b):
             raise CodegenError(f"views {src.type} as {result.type}, which has another number of elements", op)
         return self.v(src)
 

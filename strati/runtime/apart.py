@@ -32,10 +32,12 @@ from __future__ import annotations
 import os
 import pickle
 import signal
+import struct
 import sys
 import time
 import warnings
-from collections.abc import Callable
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from xdsl.dialects import func, memref
@@ -45,23 +47,60 @@ from xdsl.ir import Region
 MIN_OPS = 1000
 """Ops of kernels (at the loop level) from which a share goes to a fork: below, forking and
 a second object file cost more than the core saves (ResNet-50's kernels have 13,000)."""
-SHARE = 0.5
-"""The share of the kernels' ops the fork lowers: this process has the entry function, the
-globals and the linking besides, but also the LLVM worker processes' help."""
 
 
 @dataclass
 class Apart:
-    """Kernels lowered and translated in a fork (``pid``), their answer read from ``fd``."""
+    """Kernels lowered and translated in a fork (``pid``), their answer read from ``fd``: the
+    groups of kernels (``groups``) that it claims from ``tickets`` before this process does."""
 
-    module: ModuleOp
+    groups: list[list[func.FuncOp]]
     lower: Callable[[ModuleOp], None]
+    attributes: dict
+    tickets: int | None = None
     vector_library: object = None
+    module: ModuleOp | None = None
+    """The kernels the fork lowers (known once every group is claimed), at the loop level."""
     pid: int | None = None
     fd: int | None = None
     failed: bool = False
     unoptimized: str = ""
     seconds: dict[str, float] = field(default_factory=dict)
+
+    def claims(self) -> Iterator[tuple[int, ModuleOp]]:
+        """The groups this process claims, one at a time (the next when it asks), each in a module."""
+        while self.tickets is not None and len(ticket := os.read(self.tickets, _TICKET.size)) == _TICKET.size:
+            (g,) = _TICKET.unpack(ticket)
+            yield g, self._module(self.groups[g])
+
+    def _module(self, functions: list[func.FuncOp]) -> ModuleOp:
+        for fn in functions:
+            if fn.parent is not None:
+                fn.detach()
+        return ModuleOp(list(functions), attributes=dict(self.attributes))
+
+    def lower_here(self, module: ModuleOp) -> None:
+        """Lower the groups this process claims, then the rest of ``module``; the fork's kernels
+        stay declared there (and go to :attr:`module`, in case the fork fails)."""
+        lowered, mine = [], set()
+        for g, kernels in self.claims():
+            mine.add(g)
+            self.lower(kernels)
+            lowered.append(kernels)
+        os.close(self.tickets)  # type: ignore[arg-type]
+        self.tickets = None
+        self.module = self._module([fn for g, fns in enumerate(self.groups) if g not in mine for fn in fns])
+        self.lower(module)
+        declared = {fn.sym_name.data: fn for fn in module.ops if isinstance(fn, func.FuncOp) and not fn.body.blocks}
+        for kernels in lowered:
+            for fn in list(kernels.ops):
+                fn.detach()
+                if (declaration := declared.get(fn.sym_name.data)) is not None:
+                    module.body.block.insert_op_before(fn, declaration)
+                    declaration.detach()
+                    declaration.erase()
+                else:
+                    module.body.block.add_op(fn)
 
     def answer(self) -> list[str] | None:
         """The fork's parts of LLVM IR, waiting for them; None (``failed``) when it has none."""
@@ -81,7 +120,8 @@ class Apart:
         """The parts, lowered and translated in this process (the fork failed): raises what the
         fork met, if anything."""
         start = time.perf_counter()
-        self.unoptimized, parts = lower_kernels(self.module, self.lower, self.vector_library)
+        assert self.module is not None
+        self.unoptimized, parts = lower_kernels([self.module], self.lower, self.vector_library)
         self.seconds["kernels apart (here: the fork failed)"] = time.perf_counter() - start
         return parts
 
@@ -93,7 +133,7 @@ class Apart:
                 pass
 
     def close(self) -> None:
-        """Stop the fork if it still runs, reap it, and close the pipe."""
+        """Stop the fork if it still runs, reap it, and close the pipes."""
         if self.pid is not None:
             self.kill()
             try:
@@ -101,39 +141,53 @@ class Apart:
             except ChildProcessError:  # reaped already (SIGCHLD ignored, another thread's wait)
                 pass
             self.pid = None
-        if self.fd is not None:
-            os.close(self.fd)
-            self.fd = None
+        for name in ("fd", "tickets"):
+            if (fd := getattr(self, name)) is not None:
+                os.close(fd)
+                setattr(self, name, None)
+
+
+_TICKET = struct.Struct("<I")
+MAX_GROUPS = 4096
+"""Groups handed out at most (their tickets fill a pipe before the fork; Linux's holds 64 KiB):
+the smallest beyond go with the last."""
 
 
 def split_off(module: ModuleOp, lower: Callable[[ModuleOp], None]) -> Apart | None:
-    """Move a share of ``module``'s kernels into a module of their own, declared where they
-    were, and start lowering it (``lower``: the compile driver's ``convert-loop-to-hw``) and
-    translating it in a fork; None (the module untouched) when nothing is forked."""
+    """Take ``module``'s kernels out (declared where they were) in groups of kernels alike, and
+    fork a process that lowers (``lower``: the compile driver's ``convert-loop-to-hw``) the
+    groups it claims, then translates them; :meth:`Apart.lower_here` lowers the others.  None
+    (the module untouched) when nothing is forked."""
     from strati.runtime.jit import compile_cores, host_vector_library
 
     if not sys.platform.startswith("linux") or compile_cores() < 2 or any(o.name == "cf.assert" for o in module.walk()):
         return None
-    sizes = {fn: sum(1 for _ in fn.walk()) for fn in module.ops if _is_kernel(fn)}
-    total = sum(sizes.values())
-    if total < MIN_OPS:
+    alike: dict[tuple, list[func.FuncOp]] = defaultdict(list)  # the kernels that may merge
+    for fn in module.ops:
+        if _is_kernel(fn):
+            alike[_alike(fn)].append(fn)
+    size = {id(fns): len(fns) * sum(1 for _ in fns[0].walk()) for fns in alike.values()}
+    if sum(size.values()) < MIN_OPS:
         return None
-    share, taken, kept = [], 0, 0
-    for fn in sorted(sizes, key=sizes.get, reverse=True):  # alike kernels, alike sizes: split evenly
-        if taken * (1 - SHARE) <= kept * SHARE:
-            share.append(fn)
-            taken += sizes[fn]
-        else:
-            kept += sizes[fn]
-    apart = ModuleOp([], attributes=dict(module.attributes))
-    for fn in share:
-        declaration = func.FuncOp.create(properties=dict(fn.properties), attributes=dict(fn.attributes), regions=[Region()])
-        module.body.block.insert_op_before(declaration, fn)
-        fn.detach()
-        apart.body.block.add_op(fn)
-    job = Apart(apart, lower, host_vector_library())  # (loaded here: the fork does not call LLVM)
+    groups = sorted(alike.values(), key=lambda fns: -size[id(fns)])  # the largest first
+    groups[MAX_GROUPS - 1 :] = [[fn for fns in groups[MAX_GROUPS - 1 :] for fn in fns]] if len(groups) >= MAX_GROUPS else []
+    for fns in groups:
+        for fn in fns:
+            declaration = func.FuncOp.create(properties=dict(fn.properties), attributes=dict(fn.attributes), regions=[Region()])
+            module.body.block.insert_op_before(declaration, fn)
+            fn.detach()
+    read, write = os.pipe()
+    os.write(write, b"".join(_TICKET.pack(g) for g in range(len(groups))))
+    os.close(write)
+    job = Apart(groups, lower, dict(module.attributes), read, host_vector_library())  # (loaded here: the fork does not call LLVM)
     _fork(job)
     return job
+
+
+def _alike(fn: func.FuncOp) -> tuple:
+    """Kernels that ``merge-kernels`` may merge once lowered have the same ops, attributes (the
+    schedules) and properties but for their constants' values."""
+    return tuple((o.name, tuple(o.attributes.items()), tuple(o.properties.items())) for o in fn.body.walk() if o.name != "arith.constant")
 
 
 def _is_kernel(op) -> bool:
@@ -153,7 +207,7 @@ def _fork(job: Apart) -> None:
         with warnings.catch_warnings():  # Python 3.12 warns of a fork beside threads: the fork runs none of theirs
             warnings.simplefilter("ignore", DeprecationWarning)
             pid = os.fork()
-    except OSError:  # no process today: lowered here
+    except OSError:  # no process today: every group is lowered here
         os.close(read)
         os.close(write)
         return
@@ -162,7 +216,7 @@ def _fork(job: Apart) -> None:
         try:
             os.close(read)
             start = time.perf_counter()
-            unoptimized, parts = lower_kernels(job.module, job.lower, job.vector_library)
+            unoptimized, parts = lower_kernels((kernels for _, kernels in job.claims()), job.lower, job.vector_library)
             view = memoryview(pickle.dumps((unoptimized, parts, time.perf_counter() - start)))
             while view:
                 view = view[os.write(write, view) :]
@@ -173,16 +227,26 @@ def _fork(job: Apart) -> None:
     job.pid, job.fd = pid, read
 
 
-def lower_kernels(module: ModuleOp, lower: Callable[[ModuleOp], None], vector_library) -> tuple[str, list[str]]:
-    """A module of kernels lowered to the hw level, verified and translated (Python alone: no
-    call into LLVM): its LLVM IR (the kernels defined for other parts to call), and that IR in
-    parts (:func:`split_module`)."""
+def lower_kernels(modules: Iterable[ModuleOp], lower: Callable[[ModuleOp], None], vector_library) -> tuple[str, list[str]]:
+    """Modules of kernels lowered to the hw level one after the other, then, together, verified
+    and translated (Python alone: no call into LLVM): their LLVM IR (the kernels defined for
+    other parts to call), and that IR in parts (:func:`split_module`)."""
     from strati.codegen.llvm import translate_module
     from strati.codegen.split import split_module
     from strati.diagnostics import verify_module
     from strati.runtime.jit import EMBED_LIMIT, MAX_CORES, PARTS_PER_CORE, compile_cores
 
-    lower(module)
+    module = None
+    for kernels in modules:
+        lower(kernels)
+        if module is None:
+            module = kernels
+        else:
+            for fn in list(kernels.ops):
+                fn.detach()
+                module.body.block.add_op(fn)
+    if module is None:
+        return "", []
     if (diag := verify_module(module)) is not None:
         raise RuntimeError(f"internal error: the IR after the standard pipeline does not verify: {diag}")
     translation = translate_module(module, embed_limit=EMBED_LIMIT, vector_library=vector_library)
@@ -192,4 +256,4 @@ def lower_kernels(module: ModuleOp, lower: Callable[[ModuleOp], None], vector_li
     return text, split_module(translation.module, min(MAX_CORES, compile_cores()) * PARTS_PER_CORE, text)
 
 
-__all__ = ["MIN_OPS", "SHARE", "Apart", "lower_kernels", "split_off"]
+__all__ = ["MAX_GROUPS", "MIN_OPS", "Apart", "lower_kernels", "split_off"]

@@ -60,6 +60,7 @@ for _name, _module, _cls in (
     ("fuse-ops", "fuse_ops", "FuseOpsPass"),
     ("infer-shapes", "infer_shapes", "InferShapesPass"),
     ("interchange", "interchange", "InterchangePass"),
+    ("merge-kernels", "merge_kernels", "MergeKernelsPass"),
     ("outline-kernels", "outline_kernels", "OutlineKernelsPass"),
     ("pack", "pack", "PackPass"),
     ("partition", "partition", "PartitionPass"),

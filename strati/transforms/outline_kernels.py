@@ -23,11 +23,12 @@ of fewer ops stay where they are (a call costs more than they save).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, memref
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FunctionType, MemRefType, ModuleOp, SymbolRefAttr, UnitAttr
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FunctionType, IndexType, MemRefType, ModuleOp, SymbolRefAttr, UnitAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
@@ -81,25 +82,31 @@ def may_alias(a: SSAValue, b: SSAValue) -> bool:
     return a0 is None or b0 is None or (a0 < b1 and b0 < a1)
 
 
-def signature(op: Operation, arguments: list[SSAValue]) -> tuple:
+def signature(ops: Iterable[Operation], arguments: list[SSAValue], sites: list[tuple[Operation, int]] | None = None) -> tuple:
     """What makes two nests the same kernel (with the arguments' types, which the caller adds):
     every op's name, attributes, properties and result types, its operands by position
-    (arguments by index), and the regions' shapes."""
+    (arguments by index, constants by value), and the regions' shapes.  With ``sites``, an
+    ``index`` constant counts as any (``merge-kernels``): each use of one is appended there."""
     numbers: dict[SSAValue, int] = {v: i for i, v in enumerate(arguments)}
     key: list = []
 
-    def number(value: SSAValue) -> object:
+    def number(o: Operation, k: int, value: SSAValue) -> object:
         if value in numbers:
             return numbers[value]
         owner = value.owner
         if isinstance(owner, arith.ConstantOp):
+            if sites is not None and isinstance(value.type, IndexType):
+                sites.append((o, k))
+                return IndexType
             return owner.value
         raise KeyError(value)
 
     def visit(o: Operation) -> None:
+        if sites is not None and isinstance(o, arith.ConstantOp) and isinstance(o.result.type, IndexType):
+            return
         key.append((
             o.name,
-            tuple(number(v) for v in o.operands),
+            tuple(number(o, k, v) for k, v in enumerate(o.operands)),
             tuple(r.type for r in o.results),
             tuple(sorted(o.properties.items())),
             tuple(sorted(o.attributes.items())),
@@ -116,7 +123,8 @@ def signature(op: Operation, arguments: list[SSAValue]) -> tuple:
                 for inner in block.ops:
                     visit(inner)
 
-    visit(op)
+    for op in ops:
+        visit(op)
     return tuple(key)
 
 
@@ -176,7 +184,7 @@ class OutlineKernelsPass(ModulePass):
                 aliasing = [
                     isinstance(v.type, MemRefType) and any(w is not v and may_alias(v, w) for w in buffers) for v in arguments
                 ]
-                key = (signature(nest, arguments), tuple(v.type for v in arguments), tuple(aliasing))
+                key = (signature([nest], arguments), tuple(v.type for v in arguments), tuple(aliasing))
                 callee = kernels.get(key)
                 fn.body.block.insert_op_before(func.CallOp(callee or "", arguments, []), nest)
                 call = nest.prev_op

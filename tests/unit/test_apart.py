@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 
 import numpy as np
 import pytest
@@ -14,7 +15,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 import strati
 import strati.runtime.jit as jit
-from strati.compiler import lower_to, optimizations_for, run_pass
+from strati.compiler import lower_to, module_level, optimizations_for, run_pass
 from strati.runtime import apart
 from strati.runtime.interpreter import run_function
 
@@ -56,7 +57,7 @@ def fork_always(monkeypatch):
     monkeypatch.setattr(jit, "compile_cores", lambda: 2)
 
 
-def test_kernels_apart_compute_what_they_compute_here(fork_always, monkeypatch):
+def test_kernels_apart_compute_what_they_compute_here(fork_always, fork_claims_first, monkeypatch):
     xs = inputs()
     forked = strati.compile(parse(layers()))
     assert APART in forked.compile_seconds and HERE not in forked.compile_seconds
@@ -68,21 +69,56 @@ def test_kernels_apart_compute_what_they_compute_here(fork_always, monkeypatch):
     np.testing.assert_allclose(forked(*xs), run_function(parse(layers()), xs)[0], **TOL)
 
 
-def test_a_share_of_alike_kernels_moves_and_is_declared(fork_always):
+@pytest.fixture
+def fork_claims_first(monkeypatch):
+    """This process starts claiming groups of kernels once the fork has taken some."""
+    real = apart.Apart.lower_here
+
+    def later(self, module):
+        time.sleep(0.3)
+        return real(self, module)
+
+    monkeypatch.setattr(apart.Apart, "lower_here", later)
+
+
+def claims_one_group(job: apart.Apart) -> None:
+    """In place of a fork: the first group of kernels claimed, then nothing (a fork that died)."""
+    next(iter(job.claims()))
+
+
+def test_groups_of_alike_kernels_are_claimed_by_one_side_or_the_other(fork_always, monkeypatch):
+    monkeypatch.setattr(apart, "_fork", claims_one_group)
     module = lower_to(parse(layers(6)), "loop", optimizations_for(3))
-    sizes = {f.sym_name.data: sum(1 for _ in f.walk()) for f in module.ops if apart._is_kernel(f)}
+    kernels = {f.sym_name.data for f in module.ops if apart._is_kernel(f)}
     job = apart.split_off(module, lower)
     try:
-        assert job is not None
-        moved = [f.sym_name.data for f in job.module.ops]
-        declared = [f.sym_name.data for f in module.ops if f.name == "func.func" and not f.body.blocks]
-        assert sorted(moved) == sorted(declared) and 0 < len(moved) < len(sizes)
-        # half of the kernels' ops each side, to within the largest kernel
-        taken = sum(sizes[name] for name in moved)
-        assert abs(2 * taken - sum(sizes.values())) <= max(sizes.values())
-        assert job.answer() and not job.failed and "define void" in job.unoptimized
+        assert job is not None and len(job.groups) >= 2
+        assert sorted(f.sym_name.data for fns in job.groups for f in fns) == sorted(kernels)
+        assert all(len({apart._alike(f) for f in fns}) == 1 for fns in job.groups)
+        assert not any(f.body.blocks for f in module.ops if f.sym_name.data in kernels)  # declared while claimed
+        job.lower_here(module)
+        theirs = {f.sym_name.data for f in job.module.ops}
+        assert theirs == {f.sym_name.data for f in job.groups[0]}  # the group the "fork" claimed
+        declared = {f.sym_name.data for f in module.ops if f.name == "func.func" and not f.body.blocks}
+        assert declared == theirs
+        assert module_level(module) == "hw" and kernels - theirs <= {f.sym_name.data for f in module.ops if f.body.blocks}
+        assert job.answer() is None and job.failed  # no fork answered: its kernels are lowered here
+        job.compile_here()
+        assert all(f'@"{name}"(' in job.unoptimized or f"@{name}(" in job.unoptimized for name in theirs)
     finally:
         job.close()
+
+
+def test_each_ticket_is_claimed_once():
+    job = apart.Apart([[], [], [], []], lower, {})
+    read, write = os.pipe()
+    os.write(write, b"".join(apart._TICKET.pack(g) for g in range(4)))
+    os.close(write)
+    job.tickets = read
+    a, b = job.claims(), job.claims()  # two claimants in turn
+    taken = [next(a)[0], next(b)[0], next(b)[0], next(a)[0]]
+    assert taken == [0, 1, 2, 3] and next(a, None) is None and next(b, None) is None
+    job.close()
 
 
 def test_a_module_of_few_kernel_ops_or_one_core_is_not_split(monkeypatch):
@@ -95,13 +131,14 @@ def test_a_module_of_few_kernel_ops_or_one_core_is_not_split(monkeypatch):
     assert all(f.body.blocks for f in module.ops if f.name == "func.func")
 
 
-def test_a_failed_fork_is_made_up_for_here(fork_always, monkeypatch):
+def test_a_failed_fork_is_made_up_for_here(fork_always, fork_claims_first, monkeypatch):
     parent, real = os.getpid(), apart.lower_kernels
 
-    def dies_in_the_fork(module, lower, vector_library):
+    def dies_in_the_fork(modules, lower, vector_library):
         if os.getpid() != parent:
+            next(iter(modules))  # a group of kernels claimed, and never lowered
             raise MemoryError("the fork ran out of memory")
-        return real(module, lower, vector_library)
+        return real(modules, lower, vector_library)
 
     monkeypatch.setattr(apart, "lower_kernels", dies_in_the_fork)
     exe = strati.compile(parse(layers()))
@@ -111,7 +148,7 @@ def test_a_failed_fork_is_made_up_for_here(fork_always, monkeypatch):
 
 
 def test_an_error_in_the_lowering_apart_is_raised_as_without_a_fork(fork_always, monkeypatch):
-    def fails(module, lower, vector_library):
+    def fails(modules, lower, vector_library):
         raise RuntimeError("internal error in pass 'convert-loop-to-hw': ValueError: boom")
 
     monkeypatch.setattr(apart, "lower_kernels", fails)
@@ -146,7 +183,7 @@ def definitions(ir: str) -> dict[str, str]:
     return {m.group(2): m.group(1) for m in found}
 
 
-def test_kernels_apart_are_lowered_as_they_are_here(fork_always, monkeypatch):
+def test_kernels_apart_are_lowered_as_they_are_here(fork_always, fork_claims_first, monkeypatch):
     """Each kernel's IR is the same whichever process lowered it: what reads across functions
     (the FC weights packed from the call site) ran on the whole module before the fork."""
     forked = strati.compile(classifier())
@@ -154,7 +191,7 @@ def test_kernels_apart_are_lowered_as_they_are_here(fork_always, monkeypatch):
     whole = strati.compile(classifier())
     assert "packed" in whole.llvm_ir_unoptimized  # the weights packed at compile time
     moved = definitions(forked.llvm_ir_unoptimized.split(f"{jit.PART_MARK}apart\n")[1])
-    assert moved and all(name.endswith(tuple("0123456789")) or ".parallel" in name for name in moved)
+    assert moved and all(name.endswith((*"0123456789", ".family")) or ".parallel" in name for name in moved)
     here = definitions(whole.llvm_ir_unoptimized)
     for name, text in moved.items():
         assert text == here[name], name

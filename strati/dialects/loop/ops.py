@@ -312,8 +312,9 @@ class ArenaViewOp(IRDLOperation):
         return op
 
 
-VIEW_OPS = frozenset({"loop.view", "memref.collapse_shape", "memref.expand_shape"})
-"""Ops whose result is the same bytes as their buffer operand, read in another shape."""
+VIEW_OPS = frozenset({"loop.view", "memref.collapse_shape", "memref.expand_shape", "memref.cast"})
+"""Ops whose result is the same bytes as their buffer operand, read in another shape (or, a
+``memref.cast``, the same shape known less)."""
 
 
 def buffer_root(value: SSAValue) -> object | None:

@@ -112,7 +112,7 @@ class CpuTarget(Target):
         Field("l2", int, "L2 cache bytes per core", check=size_in_bytes),
         Field("l3", int, "L3 cache bytes", check=size_in_bytes),
     )
-    pipeline = "cpu-schedule-matmul,cpu-schedule-conv,unroll-windows,interchange,vectorize-transposes,vectorize,cpu-parallelize"
+    pipeline = "cpu-schedule-matmul,cpu-schedule-conv,unroll-windows,interchange,vectorize-transposes,vectorize,cpu-parallelize,merge-kernels"
 
     def dialects(self):
         from strati.dialects.hw.cpu import Cpu
