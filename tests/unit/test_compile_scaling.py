@@ -9,7 +9,8 @@ size).  Wall time is never asserted; instead:
   once did, grows 16x);
 * no LLVM function grows with the graph: the largest one, its loops and the arguments of the
   largest call are the same at N and 4N (``split-functions`` and the entry wrapper of a function
-  of many arguments), while the module's instructions grow about 4x.
+  of many arguments), while the module's instructions grow at most about 4x (less where
+  ``merge-kernels`` makes parts alike one parametric kernel).
 
 The reference for the numerics is numpy (exact: the ops only move or clamp values).
 """
@@ -73,7 +74,7 @@ def test_compile_work_grows_linearly(graph, opt_level):
     large, ops_large = lowered(graph(LARGE), opt_level)
     assert 3.0 < ops_large / ops_small < 4.6, (ops_small, ops_large)
     a, b = llvm_counts(small), llvm_counts(large)
-    assert 3.0 < b["total"] / a["total"] < 4.6, (a, b)
+    assert b["total"] < 4.6 * a["total"], (a, b)
     if graph is concat or opt_level == 0:  # one nest per input (per op): split into parts of bounded size
         assert b["largest"] <= 1.1 * a["largest"], (a, b)
         assert b["loops"] <= 64 and b["call_args"] <= 65, b
