@@ -49,7 +49,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
-from strati.dialects.loop.ops import ViewOp
+from strati.dialects.loop.ops import IndexLoop, ViewOp
 from strati.transforms.outline_kernels import KERNEL_ATTR, signature, unique
 from strati.verify_extra import ACCESSES, check_accesses
 
@@ -77,8 +77,35 @@ class Kernel:
         sites: list[tuple[Operation, int]] = []
         key = (types, fn.arg_attrs, signature(fn.body.block.ops, args, sites))
         values = tuple(o.operands[k].owner.value.value.data for o, k in sites)  # type: ignore[union-attr]
+        unrolled = tuple((n, v) for n, ((o, k), v) in enumerate(zip(sites, values)) if k == 1 and _unrolled(o, v))
         shapes = tuple(d for i in flattenable for d in args[i].type.get_shape())  # type: ignore[attr-defined]
-        return Kernel(fn, key, sites, values + shapes, flattenable)
+        return Kernel(fn, (key, unrolled), sites, values + shapes, flattenable)
+
+
+UNROLLED_OPS = 300
+"""A loop whose trip count times its body's ops is at most this is one LLVM unrolls fully at
+O3 (its threshold is 300 instructions): a convolution's window, a pool's.  Its constant upper
+bound stays a constant (kernels that differ in it do not merge): a window of 3 taps as a loop
+of a run-time count took an average pool 2.5 times as long."""
+
+
+def _unrolled(op: Operation, ub: int) -> bool:
+    """``op`` is a loop of constant bounds (``ub`` the upper one) that LLVM unrolls fully."""
+    return isinstance(op, IndexLoop) and _unrolled_size(op, ub) <= UNROLLED_OPS
+
+
+def _unrolled_size(loop: IndexLoop, ub: int | None = None) -> float:
+    """The ops of ``loop`` unrolled fully, its inner loops too (infinite if a bound is not constant)."""
+    lb, step = _constant(loop.lb), _constant(loop.step)
+    ub = _constant(loop.ub) if ub is None else ub
+    if lb is None or ub is None or step is None or step < 1:
+        return math.inf
+    trips, size = max(0, -(-(ub - lb) // step)), 0.0
+    for op in loop.body.block.ops:
+        size += _unrolled_size(op) if isinstance(op, IndexLoop) else math.inf if op.regions else 1
+        if trips * size > UNROLLED_OPS:
+            return math.inf
+    return trips * size
 
 
 def _flattenable(arg: BlockArgument) -> bool:

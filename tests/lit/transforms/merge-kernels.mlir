@@ -19,76 +19,76 @@
 // CHECK-NEXT: %b = memref.load %w[%j] : memref<?xf32>
 // CHECK-NEXT: %m = arith.mulf %a, %b : f32
 // CHECK-NEXT: memref.store %m, %y[%1] : memref<?xf32>
-// CHECK: func.func private @scale.kernel0(%x: memref<2x8xf32>, %w: memref<8xf32>, %y: memref<2x8xf32>) {
-// CHECK-NEXT: %0 = loop.view %x : memref<2x8xf32> to memref<16xf32>
-// CHECK-NEXT: %1 = "memref.cast"(%0) : (memref<16xf32>) -> memref<?xf32>
-// CHECK-NEXT: %2 = "memref.cast"(%w) : (memref<8xf32>) -> memref<?xf32>
-// CHECK-NEXT: %3 = loop.view %y : memref<2x8xf32> to memref<16xf32>
-// CHECK-NEXT: %4 = "memref.cast"(%3) : (memref<16xf32>) -> memref<?xf32>
+// CHECK: func.func private @scale.kernel0(%x: memref<2x200xf32>, %w: memref<200xf32>, %y: memref<2x200xf32>) {
+// CHECK-NEXT: %0 = loop.view %x : memref<2x200xf32> to memref<400xf32>
+// CHECK-NEXT: %1 = "memref.cast"(%0) : (memref<400xf32>) -> memref<?xf32>
+// CHECK-NEXT: %2 = "memref.cast"(%w) : (memref<200xf32>) -> memref<?xf32>
+// CHECK-NEXT: %3 = loop.view %y : memref<2x200xf32> to memref<400xf32>
+// CHECK-NEXT: %4 = "memref.cast"(%3) : (memref<400xf32>) -> memref<?xf32>
 // CHECK-NEXT: %5 = arith.constant 2 : index
-// CHECK-NEXT: %6 = arith.constant 8 : index
+// CHECK-NEXT: %6 = arith.constant 200 : index
 // CHECK-NEXT: func.call @scale.kernel0.family(%1, %2, %4, %5, %6) : (memref<?xf32>, memref<?xf32>, memref<?xf32>, index, index) -> ()
 // CHECK-NEXT: func.return
 // CHECK: func.func private @scale.kernel1(
 // CHECK: %5 = arith.constant 2 : index
-// CHECK-NEXT: %6 = arith.constant 6 : index
+// CHECK-NEXT: %6 = arith.constant 150 : index
 // CHECK-NEXT: func.call @scale.kernel0.family(
 // CHECK: func.func private @scale.kernel2(
 // CHECK: %5 = arith.constant 3 : index
-// CHECK-NEXT: %6 = arith.constant 6 : index
+// CHECK-NEXT: %6 = arith.constant 150 : index
 // CHECK-NEXT: func.call @scale.kernel0.family(
 // CHECK: func.func @scale(
 // CHECK-NEXT: func.call @scale.kernel0(%x0, %w0, %y0)
 
-func.func private @scale.kernel0(%x: memref<2x8xf32>, %w: memref<8xf32>, %y: memref<2x8xf32>) attributes {strati.kernel} {
+func.func private @scale.kernel0(%x: memref<2x200xf32>, %w: memref<200xf32>, %y: memref<2x200xf32>) attributes {strati.kernel} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %c8 = arith.constant 8 : index
+  %c200 = arith.constant 200 : index
   loop.for %i = %c0 to %c2 step %c1 {
-    loop.for %j = %c0 to %c8 step %c1 {
-      %a = memref.load %x[%i, %j] : memref<2x8xf32>
-      %b = memref.load %w[%j] : memref<8xf32>
+    loop.for %j = %c0 to %c200 step %c1 {
+      %a = memref.load %x[%i, %j] : memref<2x200xf32>
+      %b = memref.load %w[%j] : memref<200xf32>
       %m = arith.mulf %a, %b : f32
-      memref.store %m, %y[%i, %j] : memref<2x8xf32>
+      memref.store %m, %y[%i, %j] : memref<2x200xf32>
     }
   }
   func.return
 }
-func.func private @scale.kernel1(%x: memref<2x6xf32>, %w: memref<6xf32>, %y: memref<2x6xf32>) attributes {strati.kernel} {
+func.func private @scale.kernel1(%x: memref<2x150xf32>, %w: memref<150xf32>, %y: memref<2x150xf32>) attributes {strati.kernel} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %c6 = arith.constant 6 : index
+  %c150 = arith.constant 150 : index
   loop.for %i = %c0 to %c2 step %c1 {
-    loop.for %j = %c0 to %c6 step %c1 {
-      %a = memref.load %x[%i, %j] : memref<2x6xf32>
-      %b = memref.load %w[%j] : memref<6xf32>
+    loop.for %j = %c0 to %c150 step %c1 {
+      %a = memref.load %x[%i, %j] : memref<2x150xf32>
+      %b = memref.load %w[%j] : memref<150xf32>
       %m = arith.mulf %a, %b : f32
-      memref.store %m, %y[%i, %j] : memref<2x6xf32>
+      memref.store %m, %y[%i, %j] : memref<2x150xf32>
     }
   }
   func.return
 }
-func.func private @scale.kernel2(%x: memref<3x6xf32>, %w: memref<6xf32>, %y: memref<3x6xf32>) attributes {strati.kernel} {
+func.func private @scale.kernel2(%x: memref<3x150xf32>, %w: memref<150xf32>, %y: memref<3x150xf32>) attributes {strati.kernel} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c3 = arith.constant 3 : index
-  %c6 = arith.constant 6 : index
+  %c150 = arith.constant 150 : index
   loop.for %i = %c0 to %c3 step %c1 {
-    loop.for %j = %c0 to %c6 step %c1 {
-      %a = memref.load %x[%i, %j] : memref<3x6xf32>
-      %b = memref.load %w[%j] : memref<6xf32>
+    loop.for %j = %c0 to %c150 step %c1 {
+      %a = memref.load %x[%i, %j] : memref<3x150xf32>
+      %b = memref.load %w[%j] : memref<150xf32>
       %m = arith.mulf %a, %b : f32
-      memref.store %m, %y[%i, %j] : memref<3x6xf32>
+      memref.store %m, %y[%i, %j] : memref<3x150xf32>
     }
   }
   func.return
 }
-func.func @scale(%x0: memref<2x8xf32>, %w0: memref<8xf32>, %y0: memref<2x8xf32>, %x1: memref<2x6xf32>, %w1: memref<6xf32>, %y1: memref<2x6xf32>, %x2: memref<3x6xf32>, %y2: memref<3x6xf32>) {
-  func.call @scale.kernel0(%x0, %w0, %y0) : (memref<2x8xf32>, memref<8xf32>, memref<2x8xf32>) -> ()
-  func.call @scale.kernel1(%x1, %w1, %y1) : (memref<2x6xf32>, memref<6xf32>, memref<2x6xf32>) -> ()
-  func.call @scale.kernel2(%x2, %w1, %y2) : (memref<3x6xf32>, memref<6xf32>, memref<3x6xf32>) -> ()
+func.func @scale(%x0: memref<2x200xf32>, %w0: memref<200xf32>, %y0: memref<2x200xf32>, %x1: memref<2x150xf32>, %w1: memref<150xf32>, %y1: memref<2x150xf32>, %x2: memref<3x150xf32>, %y2: memref<3x150xf32>) {
+  func.call @scale.kernel0(%x0, %w0, %y0) : (memref<2x200xf32>, memref<200xf32>, memref<2x200xf32>) -> ()
+  func.call @scale.kernel1(%x1, %w1, %y1) : (memref<2x150xf32>, memref<150xf32>, memref<2x150xf32>) -> ()
+  func.call @scale.kernel2(%x2, %w1, %y2) : (memref<3x150xf32>, memref<150xf32>, memref<3x150xf32>) -> ()
   func.return
 }
 
@@ -97,95 +97,157 @@ func.func @scale(%x0: memref<2x8xf32>, %w0: memref<8xf32>, %y0: memref<2x8xf32>,
 // A buffer of the same size in every kernel keeps its type; a trip count the same everywhere
 // stays a constant.  Kernels that differ in a float constant, or in a buffer they view
 // (not only load and store), do not merge.
-// CHECK-LABEL: func.func private @same.kernel0.family(%x: memref<?xf32>, %w: memref<4xf32>, %p0: index) attributes {strati.kernel} {
-// CHECK: %c4 = arith.constant 4 : index
+// CHECK-LABEL: func.func private @same.kernel0.family(%x: memref<?xf32>, %w: memref<64xf32>, %p0: index) attributes {strati.kernel} {
+// CHECK: %c64 = arith.constant 64 : index
 // CHECK: loop.for %i = %c0 to %p0 step %c1 {
-// CHECK: loop.for %j = %c0 to %c4 step %c1 {
-// CHECK: memref.load %w[%j] : memref<4xf32>
-// CHECK: func.func private @same.kernel0(%x: memref<3x4xf32>, %w: memref<4xf32>) {
-// CHECK-NEXT: %0 = loop.view %x : memref<3x4xf32> to memref<12xf32>
-// CHECK-NEXT: %1 = "memref.cast"(%0) : (memref<12xf32>) -> memref<?xf32>
+// CHECK: loop.for %j = %c0 to %c64 step %c1 {
+// CHECK: memref.load %w[%j] : memref<64xf32>
+// CHECK: func.func private @same.kernel0(%x: memref<3x64xf32>, %w: memref<64xf32>) {
+// CHECK-NEXT: %0 = loop.view %x : memref<3x64xf32> to memref<192xf32>
+// CHECK-NEXT: %1 = "memref.cast"(%0) : (memref<192xf32>) -> memref<?xf32>
 // CHECK-NEXT: %2 = arith.constant 3 : index
-// CHECK-NEXT: func.call @same.kernel0.family(%1, %w, %2) : (memref<?xf32>, memref<4xf32>, index) -> ()
-// CHECK: func.func private @same.kernel1(%x: memref<5x4xf32>, %w: memref<4xf32>) {
+// CHECK-NEXT: func.call @same.kernel0.family(%1, %w, %2) : (memref<?xf32>, memref<64xf32>, index) -> ()
+// CHECK: func.func private @same.kernel1(%x: memref<5x64xf32>, %w: memref<64xf32>) {
 // CHECK: func.call @same.kernel0.family(
-// CHECK: func.func private @same.kernel2(%x: memref<5x4xf32>, %w: memref<4xf32>) attributes {strati.kernel} {
+// CHECK: func.func private @same.kernel2(%x: memref<5x64xf32>, %w: memref<64xf32>) attributes {strati.kernel} {
 // CHECK: arith.constant 3.000000e+00 : f32
-// CHECK: func.func private @same.kernel3(%x: memref<3x4xf32>, %w: memref<4xf32>) attributes {strati.kernel} {
+// CHECK: func.func private @same.kernel3(%x: memref<3x64xf32>, %w: memref<64xf32>) attributes {strati.kernel} {
 // CHECK: loop.view %x
-// CHECK: func.func private @same.kernel4(%x: memref<5x4xf32>, %w: memref<4xf32>) attributes {strati.kernel} {
+// CHECK: func.func private @same.kernel4(%x: memref<5x64xf32>, %w: memref<64xf32>) attributes {strati.kernel} {
 // CHECK: loop.view %x
 // CHECK-NOT: .family
-func.func private @same.kernel0(%x: memref<3x4xf32>, %w: memref<4xf32>) attributes {strati.kernel} {
+func.func private @same.kernel0(%x: memref<3x64xf32>, %w: memref<64xf32>) attributes {strati.kernel} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c3 = arith.constant 3 : index
-  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
   %two = arith.constant 2.0 : f32
   loop.for %i = %c0 to %c3 step %c1 {
-    loop.for %j = %c0 to %c4 step %c1 {
-      %a = memref.load %x[%i, %j] : memref<3x4xf32>
-      %b = memref.load %w[%j] : memref<4xf32>
+    loop.for %j = %c0 to %c64 step %c1 {
+      %a = memref.load %x[%i, %j] : memref<3x64xf32>
+      %b = memref.load %w[%j] : memref<64xf32>
       %m = arith.mulf %a, %b : f32
       %n = arith.mulf %m, %two : f32
-      memref.store %n, %x[%i, %j] : memref<3x4xf32>
+      memref.store %n, %x[%i, %j] : memref<3x64xf32>
     }
   }
   func.return
 }
-func.func private @same.kernel1(%x: memref<5x4xf32>, %w: memref<4xf32>) attributes {strati.kernel} {
+func.func private @same.kernel1(%x: memref<5x64xf32>, %w: memref<64xf32>) attributes {strati.kernel} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c5 = arith.constant 5 : index
-  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
   %two = arith.constant 2.0 : f32
   loop.for %i = %c0 to %c5 step %c1 {
-    loop.for %j = %c0 to %c4 step %c1 {
-      %a = memref.load %x[%i, %j] : memref<5x4xf32>
-      %b = memref.load %w[%j] : memref<4xf32>
+    loop.for %j = %c0 to %c64 step %c1 {
+      %a = memref.load %x[%i, %j] : memref<5x64xf32>
+      %b = memref.load %w[%j] : memref<64xf32>
       %m = arith.mulf %a, %b : f32
       %n = arith.mulf %m, %two : f32
-      memref.store %n, %x[%i, %j] : memref<5x4xf32>
+      memref.store %n, %x[%i, %j] : memref<5x64xf32>
     }
   }
   func.return
 }
-func.func private @same.kernel2(%x: memref<5x4xf32>, %w: memref<4xf32>) attributes {strati.kernel} {
+func.func private @same.kernel2(%x: memref<5x64xf32>, %w: memref<64xf32>) attributes {strati.kernel} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c5 = arith.constant 5 : index
-  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
   %three = arith.constant 3.0 : f32
   loop.for %i = %c0 to %c5 step %c1 {
-    loop.for %j = %c0 to %c4 step %c1 {
-      %a = memref.load %x[%i, %j] : memref<5x4xf32>
-      %b = memref.load %w[%j] : memref<4xf32>
+    loop.for %j = %c0 to %c64 step %c1 {
+      %a = memref.load %x[%i, %j] : memref<5x64xf32>
+      %b = memref.load %w[%j] : memref<64xf32>
       %m = arith.mulf %a, %b : f32
       %n = arith.mulf %m, %three : f32
-      memref.store %n, %x[%i, %j] : memref<5x4xf32>
+      memref.store %n, %x[%i, %j] : memref<5x64xf32>
     }
   }
   func.return
 }
-func.func private @same.kernel3(%x: memref<3x4xf32>, %w: memref<4xf32>) attributes {strati.kernel} {
+func.func private @same.kernel3(%x: memref<3x64xf32>, %w: memref<64xf32>) attributes {strati.kernel} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c12 = arith.constant 12 : index
-  %v = loop.view %x : memref<3x4xf32> to memref<12xf32>
-  loop.for %i = %c0 to %c12 step %c1 {
-    %a = memref.load %v[%i] : memref<12xf32>
-    memref.store %a, %v[%i] : memref<12xf32>
+  %c192 = arith.constant 192 : index
+  %v = loop.view %x : memref<3x64xf32> to memref<192xf32>
+  loop.for %i = %c0 to %c192 step %c1 {
+    %a = memref.load %v[%i] : memref<192xf32>
+    memref.store %a, %v[%i] : memref<192xf32>
   }
   func.return
 }
-func.func private @same.kernel4(%x: memref<5x4xf32>, %w: memref<4xf32>) attributes {strati.kernel} {
+func.func private @same.kernel4(%x: memref<5x64xf32>, %w: memref<64xf32>) attributes {strati.kernel} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c20 = arith.constant 20 : index
-  %v = loop.view %x : memref<5x4xf32> to memref<20xf32>
-  loop.for %i = %c0 to %c20 step %c1 {
-    %a = memref.load %v[%i] : memref<20xf32>
-    memref.store %a, %v[%i] : memref<20xf32>
+  %c320 = arith.constant 320 : index
+  %v = loop.view %x : memref<5x64xf32> to memref<320xf32>
+  loop.for %i = %c0 to %c320 step %c1 {
+    %a = memref.load %v[%i] : memref<320xf32>
+    memref.store %a, %v[%i] : memref<320xf32>
+  }
+  func.return
+}
+
+// -----
+
+// A loop LLVM unrolls fully (its trip count times its ops at most 300: a window of taps)
+// keeps its constant bound: kernels that differ in it do not merge; those alike in it do.
+// CHECK-LABEL: func.func private @window.kernel0.family(%x: memref<?xf32>, %y: memref<?xf32>, %p0: index) attributes {strati.kernel} {
+// CHECK: loop.for %i = %c0 to %p0 step %c1 {
+// CHECK: loop.for %k = %c0 to %c3 step %c1 {
+// CHECK: func.func private @window.kernel0(
+// CHECK: func.call @window.kernel0.family(
+// CHECK: func.func private @window.kernel1(
+// CHECK: func.call @window.kernel0.family(
+// CHECK: func.func private @window.kernel2(%x: memref<505xf32>, %y: memref<500xf32>) attributes {strati.kernel} {
+// CHECK: loop.for %k = %c0 to %c5 step %c1 {
+func.func private @window.kernel0(%x: memref<402xf32>, %y: memref<400xf32>) attributes {strati.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c400 = arith.constant 400 : index
+  loop.for %i = %c0 to %c400 step %c1 {
+    loop.for %k = %c0 to %c3 step %c1 {
+      %t = arith.addi %i, %k : index
+      %a = memref.load %x[%t] : memref<402xf32>
+      %b = memref.load %y[%i] : memref<400xf32>
+      %s = arith.addf %a, %b : f32
+      memref.store %s, %y[%i] : memref<400xf32>
+    }
+  }
+  func.return
+}
+func.func private @window.kernel1(%x: memref<502xf32>, %y: memref<500xf32>) attributes {strati.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c500 = arith.constant 500 : index
+  loop.for %i = %c0 to %c500 step %c1 {
+    loop.for %k = %c0 to %c3 step %c1 {
+      %t = arith.addi %i, %k : index
+      %a = memref.load %x[%t] : memref<502xf32>
+      %b = memref.load %y[%i] : memref<500xf32>
+      %s = arith.addf %a, %b : f32
+      memref.store %s, %y[%i] : memref<500xf32>
+    }
+  }
+  func.return
+}
+func.func private @window.kernel2(%x: memref<505xf32>, %y: memref<500xf32>) attributes {strati.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  %c500 = arith.constant 500 : index
+  loop.for %i = %c0 to %c500 step %c1 {
+    loop.for %k = %c0 to %c5 step %c1 {
+      %t = arith.addi %i, %k : index
+      %a = memref.load %x[%t] : memref<505xf32>
+      %b = memref.load %y[%i] : memref<500xf32>
+      %s = arith.addf %a, %b : f32
+      memref.store %s, %y[%i] : memref<500xf32>
+    }
   }
   func.return
 }
