@@ -10,18 +10,21 @@ read across functions have run on the whole module (``interprocedural``: the CPU
 schedule packs the constant weights a kernel's calls pass it), its lowering, translation and
 code look at nothing else (:meth:`ConvertLoopToHwPass.split
 <strati.transforms.convert_loop_to_hw.ConvertLoopToHwPass.split>`).  So, then,
-:func:`split_off` moves a share
-of them (:data:`SHARE` of their ops, each kernel, largest first, going to the side behind its
-share, so that kernels alike are split evenly) into a module of their own and leaves
-declarations in their place; a fork of the compiler lowers that module, verifies it,
-translates it (in Python alone: the fork never calls into LLVM, whose locks another thread may
-hold) and sends back its LLVM IR in parts, while this process goes on with the rest.  The
-parts join the queue this process and the LLVM workers compile
+:func:`split_off` takes them out of the module (declared in their place) in groups of kernels
+alike (those ``merge-kernels`` may make one family, so that a family stays in one process and
+is compiled once), writes a ticket per group into a pipe, largest group first, and forks.
+Each process claims the next ticket once it is done with a group (a read of 4 bytes from a
+pipe is atomic), so the two balance whatever a group's lowering costs (a split fixed in
+advance, by the ops at the loop level, gave one side twice the other's work).  The fork lowers
+each group it claims as a module of its own, then verifies them and translates them (in Python
+alone: the fork never calls into LLVM, whose locks another thread may hold) and sends back
+their LLVM IR in parts; this process lowers the groups it claims, then the rest
+(:meth:`Apart.lower_here`).  The parts join the queue this process and the LLVM workers compile
 (:func:`strati.runtime.jit.compile_in_parts`), and MCJIT links them all.
 
 If the fork fails (an error in a pass, invalid IR, a process that died or could not start),
-:meth:`Apart.compile_here` lowers the same module here, so that an error is raised as it
-would be without a fork.  Nothing is forked but on Linux (elsewhere a fork beside threads is
+:meth:`Apart.compile_here` lowers its groups (all those this process did not claim) here, so
+that an error is raised as it would be without a fork.  Nothing is forked but on Linux (elsewhere a fork beside threads is
 unsafe, or absent), on two cores or more, for a module of :data:`MIN_OPS` ops of kernels or
 more, and whose functions take no check record (``cf.assert``: a hidden argument of every
 function).
@@ -45,7 +48,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Region
 
 MIN_OPS = 1000
-"""Ops of kernels (at the loop level) from which a share goes to a fork: below, forking and
+"""Ops of kernels (at the loop level) from which a fork shares the lowering: below, forking and
 a second object file cost more than the core saves (ResNet-50's kernels have 13,000)."""
 
 

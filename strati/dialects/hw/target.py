@@ -82,7 +82,7 @@ class Target:
     fields: ClassVar[tuple[Field, ...]] = ()
     pipeline: ClassVar[str] = ""
     """The passes that map loop nests onto the target (what convert-loop-to-hw runs), e.g.
-    ``"cpu-schedule-matmul,cpu-schedule-conv,unroll-windows,interchange,vectorize-transposes,vectorize,cpu-parallelize"``; they read the module's description."""
+    ``"cpu-schedule-matmul,cpu-schedule-conv,unroll-windows,interchange,vectorize-transposes,vectorize,cpu-parallelize,merge-kernels"``; they read the module's description."""
     memory_spaces: ClassVar[dict[str, str]] = {}
     """Memory space name -> the description field holding its capacity in bytes."""
     doc: ClassVar[str] = ""
