@@ -46,6 +46,10 @@ class IndexConstants:
                 break
 
     def get(self, n: int) -> SSAValue:
+        if n in self.known and self.known[n].owner.parent is None:  # erased since (a cse of the function)
+            del self.known[n]
+        if self.last is not None and self.last.parent is None:
+            self.last = None
         if n not in self.known:
             c = arith.ConstantOp(IntegerAttr(n, IndexType()))
             c.result.name_hint = f"c{n}" if n >= 0 else f"cneg{-n}"
