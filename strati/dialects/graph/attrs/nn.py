@@ -563,6 +563,8 @@ def lrn(op: Operation, x: np.ndarray) -> np.ndarray:
     size = op.param("size")
     dtype = acc_dtype(x.dtype)
     x = x.astype(dtype, copy=False)
+    if x.size == 0:  # no channel (or no element) to sum over: sliding_window_view refuses an empty axis
+        return finish(op, x)
     before, after = (size - 1) // 2, size - 1 - (size - 1) // 2
     widths = [(0, 0)] * x.ndim
     widths[1] = (before, after)
