@@ -216,18 +216,19 @@ def lower_to(
 
 def _lower(module: ModuleOp, target_level: str, optimizations: Iterable[str], target: str | None,
            verify_each: bool, times: dict[str, float] | None, check_passes: bool,
-           before: Callable[[ModulePass], ModulePass | None] | None = None) -> Callable[[], None] | None:
+           before: Callable[[ModulePass], ModulePass | None] | None = None,
+           source: Callable[[], ModuleOp] | None = None) -> Callable[[], None] | None:
     """:func:`lower_to`, but the final verification is left to the caller: the function returned
     (it raises as :func:`lower_to` would; ``strati.compile`` runs it while LLVM compiles), None
     when every pass was verified.  ``before`` is called with each pass before it runs, and
     returns the pass to run in its place (the pass itself, or what is left of it to do), or None
-    when it did the pass's work itself."""
+    when it did the pass's work itself.  ``source``: as :func:`_run_passes`'."""
     from strati.resources import require_values
 
     require_values(module)  # an elided constant: nothing to compute with
     passes = make_passes(passes_between(module_level(module), target_level, optimizations), target)
     with progress.compiling(len(passes)), fewer_collections():
-        verify = _run_passes(module, passes, target_level, optimizations, target, verify_each, times, check_passes, before)
+        verify = _run_passes(module, passes, target_level, optimizations, target, verify_each, times, check_passes, before, source)
     if LEVELS.index(level := module_level(module)) < LEVELS.index(target_level):
         raise StratiError(f"the module is still at the {level} level after the standard pipeline")
     return verify
@@ -235,18 +236,23 @@ def _lower(module: ModuleOp, target_level: str, optimizations: Iterable[str], ta
 
 def _run_passes(module: ModuleOp, passes: list[ModulePass], target_level: str, optimizations: Iterable[str],
                 target: str | None, verify_each: bool, times: dict[str, float] | None,
-                check_passes: bool, before: Callable[[ModulePass], ModulePass | None] | None = None) -> Callable[[], None] | None:
-    """Run the passes; returns the final verification (None when each pass was verified)."""
+                check_passes: bool, before: Callable[[ModulePass], ModulePass | None] | None = None,
+                source: Callable[[], ModuleOp] | None = None) -> Callable[[], None] | None:
+    """Run the passes; returns the final verification (None when each pass was verified).
+    ``source`` makes a copy of the input, to lower again when that fails (default: a clone
+    taken now)."""
     if check_passes:
         from strati.pass_validation import validate_passes
 
         validate_passes(module, passes)
         return None
-    source = None if verify_each else module.clone()
+    if source is None and not verify_each:
+        copy = module.clone()
+        source = lambda: copy  # noqa: E731
 
     def name_the_pass_at_fault() -> None:  # the first pass had the verified input: its error stands
-        if source is not None and ran > 0:
-            lower_to(source, target_level, optimizations, target=target)  # raises, naming the pass
+        if source is not None and not verify_each and ran > 0:
+            lower_to(source(), target_level, optimizations, target=target)  # raises, naming the pass
 
     ran = 0  # passes that ran without a verification after them
     try:
@@ -342,8 +348,8 @@ def compile(  # noqa: A001 - the public name
         get_target(target)
     cache_size = specialize.DEFAULT_CACHE_SIZE if cache_size is None else cache_size
 
-    def compile_static(module: ModuleOp):
-        return _compile_static(module, target, entry, optimizations, verify_each, check_passes)
+    def compile_static(module: ModuleOp, source: Callable[[], ModuleOp] | None = None):
+        return _compile_static(module, target, entry, optimizations, verify_each, check_passes, source)
 
     if type(module_or_path).__name__ == "ModelProto" or (
         isinstance(module_or_path, (str, os.PathLike)) and str(module_or_path).endswith(".onnx")
@@ -364,12 +370,15 @@ def compile(  # noqa: A001 - the public name
             return compile_static(specialize.specialize_module(module, name, shapes))
 
         return specialize.SpecializingExecutable(name, inputs, outputs, build, cache_size)
-    return compile_static(module)
+    given = module_or_path
+    return compile_static(module, lambda: load(given))  # the input again, should a pass need naming
 
 
 def _compile_static(module: ModuleOp, target: str | None, entry: str | None, optimizations: tuple[str, ...],
-                    verify_each: bool, check_passes: bool):
-    """A module whose entry function has static argument types, lowered (in place) and compiled."""
+                    verify_each: bool, check_passes: bool, source: Callable[[], ModuleOp] | None = None):
+    """A module whose entry function has static argument types, lowered (in place) and compiled
+    (``source``: makes the module again, to name the pass at fault should the IR not verify;
+    else it is cloned first)."""
     from strati.runtime.apart import Apart, split_off
     from strati.transforms.convert_loop_to_hw import ConvertLoopToHwPass
 
@@ -389,6 +398,13 @@ def _compile_static(module: ModuleOp, target: str | None, entry: str | None, opt
         apart.lower_here(module)  # the groups of kernels the fork does not claim, and the rest
         return None
 
+    def again() -> ModuleOp:  # the module as _lower takes it, made anew
+        made = source() if source is not None else copy
+        if level == "graph":
+            run_pass(made, "infer-shapes")
+        return made
+
+    copy = module.clone() if source is None and not verify_each else None
     with progress.compiling(len(passes_between(level, "hw", optimizations)) + 2) as shown, fewer_collections():
         try:
             if level == "graph":
@@ -396,7 +412,8 @@ def _compile_static(module: ModuleOp, target: str | None, entry: str | None, opt
                 start = time.perf_counter()
                 run_pass(module, "infer-shapes")  # a `?` inside that inference resolves before any optimisation
                 times["infer-shapes"] = time.perf_counter() - start
-            verify = _lower(module, "hw", optimizations, target, verify_each, times, check_passes, before)
+            verify = _lower(module, "hw", optimizations, target, verify_each, times, check_passes, before,
+                            None if verify_each else again)
             for fn in module.walk():
                 if isinstance(fn, FuncOp) and any(isinstance(t, TensorType) for t in fn.function_type.inputs.data):
                     if verify is not None:
