@@ -23,6 +23,7 @@ makes of every temporary):
 
 from __future__ import annotations
 
+import functools
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -161,9 +162,9 @@ class ForOp(IndexLoop):
             operands=[lb, ub, step],
             regions=[body],
             properties={
-                "parallel": IntegerAttr(int(parallel), i1),
-                "vector_width": IntegerAttr(vector_width, i64),
-                "unroll": IntegerAttr(unroll, i64),
+                "parallel": _flag(bool(parallel)),
+                "vector_width": _i64(vector_width),
+                "unroll": _i64(unroll),
             },
         )
 
@@ -177,6 +178,18 @@ class ForOp(IndexLoop):
             if getattr(self, name).value.data < 1:
                 raise VerifyException(f"{name} must be at least 1")
 
+
+
+@functools.cache
+def _flag(value: bool) -> IntegerAttr:
+    return IntegerAttr(int(value), i1)
+
+
+@functools.cache
+def _i64(value: int) -> IntegerAttr:
+    """(Attributes are immutable: a loop's are made once per value; ``IntegerAttr`` checks its
+    value as it is made, a third of a loop's construction.)"""
+    return IntegerAttr(value, i64)
 
 
 @irdl_op_definition
