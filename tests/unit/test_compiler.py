@@ -124,3 +124,31 @@ def test_the_garbage_collector_runs_rarely_during_a_compile_and_is_restored(monk
         gc.set_threshold(*was)
         unregister_pass(GcStatePass.name)
         unregister_pass(RefusePass.name)
+
+
+def test_the_compile_collects_its_garbage_while_llvm_compiles(monkeypatch):
+    """A module compiled in parts: a generation-1 collection runs in another thread than the
+    compile's (while it is in LLVM, which holds no GIL), not only when the thresholds are restored."""
+    import gc
+    import threading
+
+    import strati.runtime.jit as jit
+
+    monkeypatch.setattr(jit, "SPLIT_SIZE", 0)  # any module compiled in parts
+    monkeypatch.setattr(jit, "compile_cores", lambda: 2)
+    threads: list[str] = []
+
+    def seen(phase: str, info: dict) -> None:
+        if phase == "start" and info["generation"] >= 1:
+            threads.append(threading.current_thread().name)
+
+    gc.callbacks.append(seen)
+    try:
+        exe = strati.compile(MLP)
+    finally:
+        gc.callbacks.remove(seen)
+    assert any(name != threading.main_thread().name for name in threads), threads
+    x = np.random.default_rng(0).standard_normal(tuple(exe.inputs[0].type.get_shape())).astype(np.float32)
+    inputs = [x, *(np.random.default_rng(1).standard_normal(tuple(p.type.get_shape())).astype(np.float32) for p in exe.inputs[1:])]
+    want = run_function(load(MLP), inputs)[0]
+    np.testing.assert_allclose(exe(*inputs), want, rtol=1e-5, atol=1e-5)
