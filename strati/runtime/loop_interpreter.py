@@ -212,6 +212,9 @@ class LoopInterpreter:
             return lambda env: env.__setitem__(r, array)
         if isinstance(op, ViewOp):
             return self._view(op)
+        if isinstance(op, memref.CastOp):  # the same buffer, its shape known less (merge-kernels' flat buffers)
+            src, r = op.source, op.dest
+            return lambda env: env.__setitem__(r, env[src])
         if isinstance(op, ArenaViewOp):
             return self._arena_view(op)
         if isinstance(op, func.CallOp):

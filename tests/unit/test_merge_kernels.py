@@ -18,6 +18,7 @@ from strati.dialects.hw import TARGET_ATTR
 from strati.dialects.hw.cpu.target import host_cpu
 from strati.runtime import apart
 from strati.runtime.interpreter import run_function
+from strati.runtime.loop_interpreter import run_loop_function
 from strati.source import parse_module
 from strati.transforms.merge_kernels import FAMILY_SUFFIX, family_members
 
@@ -80,6 +81,19 @@ def test_the_layers_of_a_dense_block_call_one_family():
         assert all("strati.kernel" not in by_name[m].attributes for m in members)  # calls now: inlined by LLVM
         params = [t for t in fn.function_type.inputs.data if t.name == "index"]  # type: ignore[attr-defined]
         assert params, "the members differ in some size"
+
+
+def test_the_loop_interpreter_runs_the_families():
+    """Loop-level kernels merged (the pass takes any kernels), flat buffers and ``memref.cast``
+    included, run by the loop interpreter (``strati-run --check``'s reference) as the graph's
+    interpreter runs the block."""
+    case = (4, 13, 5, 5)
+    module = lower_to(parse(dense_block(*case)), "loop", optimizations_for(3))
+    run_pass(module, "merge-kernels", verify=False)
+    assert family_members(module) and verify_module(module) is None
+    xs = block_inputs(*case)
+    got = run_loop_function(module, xs)[0]
+    np.testing.assert_allclose(got, run_function(parse(dense_block(*case)), xs)[0], **TOL)
 
 
 OUT_OF_BOUNDS = """
