@@ -51,11 +51,18 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
+from strati.dialects.hw.ops import TARGET_ATTR
 from strati.dialects.loop.ops import IndexLoop, ViewOp
 from strati.transforms.outline_kernels import KERNEL_ATTR, signature, unique
 from strati.verify_extra import ACCESSES, check_accesses
 
 FAMILY_SUFFIX = ".family"
+SCHEDULE_RECORDS = "schedule."
+"""The attributes that record a schedule's knobs.  On a module with a target description
+(``hw.target``: in ``convert-loop-to-hw``, after the target's schedules) they are records, the
+schedule's effect being in the ops and constants, so kernels that differ in them merge (the
+family keeps a record only where all its members agree): DenseNet-121's 1x1 convolutions of
+``schedule.ic_chunk`` 8 and 9 have the same loops.  Before, they are still to be applied."""
 
 
 @dataclass
@@ -72,12 +79,13 @@ class Kernel:
     """The argument numbers of buffers only loaded from and stored to."""
 
     @staticmethod
-    def of(fn: func.FuncOp) -> Kernel:
+    def of(fn: func.FuncOp, records: str | None = None) -> Kernel:
+        """``records``: the prefix of attributes left out of the comparison."""
         args = list(fn.body.block.args)
         flattenable = [i for i, a in enumerate(args) if _flattenable(a)]
         types = tuple(_any_size(a.type) if i in flattenable else a.type for i, a in enumerate(args))
         sites: list[tuple[Operation, int]] = []
-        key = (types, fn.arg_attrs, signature(fn.body.block.ops, args, sites))
+        key = (types, fn.arg_attrs, signature(fn.body.block.ops, args, sites, records))
         values = tuple(o.operands[k].owner.value.value.data for o, k in sites)  # type: ignore[union-attr]
         unrolled = tuple((n, v) for n, ((o, k), v) in enumerate(zip(sites, values)) if k == 1 and _unrolled(o, v))
         shapes = tuple(d for i in flattenable for d in args[i].type.get_shape())  # type: ignore[attr-defined]
@@ -139,6 +147,9 @@ def flat_type(t: MemRefType) -> MemRefType:
 def merge(module: ModuleOp, members: list[Kernel], names: set[str]) -> func.FuncOp:
     """One family kernel for ``members`` (each made a call of it); returns the family."""
     first = members[0]
+    for ops in zip(*(m.fn.body.walk() for m in members)):  # a record that differs among them is no one's
+        for name in [n for n, v in ops[0].attributes.items() if n.startswith(SCHEDULE_RECORDS) and any(o.attributes.get(n) != v for o in ops[1:])]:
+            del ops[0].attributes[name]
     columns = list(zip(*(m.values for m in members)))
     old_args = list(first.fn.body.block.args)
     dims: dict[int, list[tuple[int, ...]]] = {}  # a flattened argument's dimension columns
@@ -274,6 +285,7 @@ class MergeKernelsPass(ModulePass):
     name = "merge-kernels"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        records = SCHEDULE_RECORDS if TARGET_ATTR in op.attributes else None
         families: dict[tuple, list[Kernel]] = defaultdict(list)
         names = {f.sym_name.data for f in op.ops if isinstance(f, func.FuncOp)}
         for fn in list(op.ops):
@@ -284,7 +296,7 @@ class MergeKernelsPass(ModulePass):
                 and not fn.function_type.outputs.data
                 and check_accesses(fn) is None
             ):
-                kernel = Kernel.of(fn)
+                kernel = Kernel.of(fn, records)
                 families[kernel.key].append(kernel)
         for members in families.values():
             if len(members) > 1:

@@ -82,11 +82,13 @@ def may_alias(a: SSAValue, b: SSAValue) -> bool:
     return a0 is None or b0 is None or (a0 < b1 and b0 < a1)
 
 
-def signature(ops: Iterable[Operation], arguments: list[SSAValue], sites: list[tuple[Operation, int]] | None = None) -> tuple:
+def signature(ops: Iterable[Operation], arguments: list[SSAValue], sites: list[tuple[Operation, int]] | None = None,
+              records: str | None = None) -> tuple:
     """What makes two nests the same kernel (with the arguments' types, which the caller adds):
     every op's name, attributes, properties and result types, its operands by position
     (arguments by index, constants by value), and the regions' shapes.  With ``sites``, an
-    ``index`` constant counts as any (``merge-kernels``): each use of one is appended there."""
+    ``index`` constant counts as any (``merge-kernels``): each use of one is appended there;
+    attributes whose names start with ``records`` are left out."""
     numbers: dict[SSAValue, int] = {v: i for i, v in enumerate(arguments)}
     key: list = []
 
@@ -109,7 +111,7 @@ def signature(ops: Iterable[Operation], arguments: list[SSAValue], sites: list[t
             tuple(number(o, k, v) for k, v in enumerate(o.operands)),
             tuple(r.type for r in o.results),
             tuple(sorted(o.properties.items())),
-            tuple(sorted(o.attributes.items())),
+            tuple(sorted(o.attributes.items() if records is None else ((k, v) for k, v in o.attributes.items() if not k.startswith(records)))),
             len(o.regions),
         ))
         for r in o.results:

@@ -279,3 +279,67 @@ func.func private @helper1(%x: memref<6xf32>) {
   }
   func.return
 }
+
+// -----
+
+// With a target description (after convert-loop-to-hw's schedules) a `schedule.*` attribute
+// is a record: kernels that differ in one merge, and the family keeps it only where they agree.
+// CHECK-LABEL: func.func private @records.kernel0.family(%x: memref<?xf32>, %p0: index) attributes {strati.kernel} {
+// CHECK: loop.for %i = %c0 to %p0 step %c1 {
+// CHECK-NEXT: memref.load
+// CHECK: } {schedule.same = 2}
+// CHECK: func.func private @records.kernel0(
+// CHECK: func.func private @records.kernel1(
+builtin.module attributes {hw.target = #hw.target<"cpu", vector_width = 16, fma = true, cores = 2, l1 = 32768, l2 = 1048576, l3 = 33554432>} {
+  func.func private @records.kernel0(%x: memref<400xf32>) attributes {strati.kernel} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c400 = arith.constant 400 : index
+    loop.for %i = %c0 to %c400 step %c1 {
+      %a = memref.load %x[%i] : memref<400xf32>
+      %s = arith.addf %a, %a : f32
+      memref.store %s, %x[%i] : memref<400xf32>
+    } {schedule.same = 2 : i64, schedule.chunk = 8 : i64}
+    func.return
+  }
+  func.func private @records.kernel1(%x: memref<500xf32>) attributes {strati.kernel} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c500 = arith.constant 500 : index
+    loop.for %i = %c0 to %c500 step %c1 {
+      %a = memref.load %x[%i] : memref<500xf32>
+      %s = arith.addf %a, %a : f32
+      memref.store %s, %x[%i] : memref<500xf32>
+    } {schedule.same = 2 : i64, schedule.chunk = 9 : i64}
+    func.return
+  }
+}
+
+// -----
+
+// Without one, the schedules are still to be applied: kernels of other knobs stay apart.
+// CHECK-LABEL: func.func private @knobs.kernel0(%x: memref<400xf32>) attributes {strati.kernel} {
+// CHECK: func.func private @knobs.kernel1(%x: memref<500xf32>) attributes {strati.kernel} {
+// CHECK-NOT: .family
+func.func private @knobs.kernel0(%x: memref<400xf32>) attributes {strati.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c400 = arith.constant 400 : index
+  loop.for %i = %c0 to %c400 step %c1 {
+    %a = memref.load %x[%i] : memref<400xf32>
+    %s = arith.addf %a, %a : f32
+    memref.store %s, %x[%i] : memref<400xf32>
+  } {schedule.chunk = 8 : i64}
+  func.return
+}
+func.func private @knobs.kernel1(%x: memref<500xf32>) attributes {strati.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c500 = arith.constant 500 : index
+  loop.for %i = %c0 to %c500 step %c1 {
+    %a = memref.load %x[%i] : memref<500xf32>
+    %s = arith.addf %a, %a : f32
+    memref.store %s, %x[%i] : memref<500xf32>
+  } {schedule.chunk = 9 : i64}
+  func.return
+}
