@@ -222,7 +222,7 @@ def _lower(module: ModuleOp, target_level: str, optimizations: Iterable[str], ta
     (it raises as :func:`lower_to` would; ``strati.compile`` runs it while LLVM compiles), None
     when every pass was verified.  ``before`` is called with each pass before it runs, and
     returns the pass to run in its place (the pass itself, or what is left of it to do), or None
-    when it did the pass's work itself.  ``source``: as :func:`_run_passes`'."""
+    when it did the pass's work itself.  ``source``: as for :func:`_run_passes`."""
     from strati.resources import require_values
 
     require_values(module)  # an elided constant: nothing to compute with
