@@ -173,7 +173,8 @@ def split_off(module: ModuleOp, lower: Callable[[ModuleOp], None]) -> Apart | No
     if sum(size.values()) < MIN_OPS:
         return None
     groups = sorted(alike.values(), key=lambda fns: -size[id(fns)])  # the largest first
-    groups[MAX_GROUPS - 1 :] = [[fn for fns in groups[MAX_GROUPS - 1 :] for fn in fns]] if len(groups) >= MAX_GROUPS else []
+    if len(groups) > MAX_GROUPS:
+        groups[MAX_GROUPS - 1 :] = [[fn for fns in groups[MAX_GROUPS - 1 :] for fn in fns]]
     for fns in groups:
         for fn in fns:
             declaration = func.FuncOp.create(properties=dict(fn.properties), attributes=dict(fn.attributes), regions=[Region()])

@@ -294,11 +294,12 @@ class MergeKernelsPass(ModulePass):
                 and KERNEL_ATTR in fn.attributes
                 and fn.body.blocks
                 and not fn.function_type.outputs.data
-                and check_accesses(fn) is None
             ):
                 kernel = Kernel.of(fn, records)
                 families[kernel.key].append(kernel)
         for members in families.values():
+            if len(members) > 1:  # (accesses checked only here: a kernel alone stays as it is anyway)
+                members = [m for m in members if check_accesses(m.fn) is None]
             if len(members) > 1:
                 merge(op, members, names)
 

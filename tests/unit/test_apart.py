@@ -197,3 +197,20 @@ def test_kernels_apart_are_lowered_as_they_are_here(fork_always, fork_claims_fir
         assert text == here[name], name
     x = np.random.default_rng(0).standard_normal((1, 3, 4, 4)).astype(np.float32)
     np.testing.assert_array_equal(forked(x), whole(x))
+
+
+def test_groups_beyond_max_groups_go_with_the_last(fork_always, monkeypatch):
+    monkeypatch.setattr(apart, "_fork", lambda job: None)  # no fork: every group is claimed here
+    module = lower_to(parse(layers(6)), "loop", optimizations_for(3))
+    kernels = sorted(f.sym_name.data for f in module.ops if apart._is_kernel(f))
+    whole = apart.split_off(lower_to(parse(layers(6)), "loop", optimizations_for(3)), lower)
+    assert whole is not None and len(whole.groups) >= 3
+    whole.close()
+    monkeypatch.setattr(apart, "MAX_GROUPS", 2)
+    job = apart.split_off(module, lower)
+    try:
+        assert job is not None and len(job.groups) == 2
+        assert sorted(f.sym_name.data for fns in job.groups for f in fns) == kernels
+        assert [g for g, _ in job.claims()] == [0, 1]
+    finally:
+        job.close()
